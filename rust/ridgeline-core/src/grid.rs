@@ -1,0 +1,369 @@
+//! The sample grid every part of Ridgeline shares.
+//!
+//! Terrain-local X and Z run from 0 to `size`; Y is up. A grid of `cells_x × cells_z` cells has
+//! `(cells_x + 1) × (cells_z + 1)` samples stored row-major with Z outer:
+//! `index = z * (cells_x + 1) + x`.
+//!
+//! Each quad splits along the diagonal from `(x+1, z)` to `(x, z+1)` into the triangles
+//! `(x,z) (x+1,z) (x,z+1)` ("lower", `u + v <= 1`) and `(x+1,z) (x+1,z+1) (x,z+1)` ("upper").
+//! This is Godot's `HeightMapShape3D` triangulation, so meshes, queries and physics agree.
+//!
+//! Chunks are square blocks of `chunk_cells` cells starting at the origin. `chunk_cells` need not
+//! divide the cell counts: the last chunk of a row or column is then partial (narrower).
+
+use crate::error::{Diagnostics, Error, Result};
+
+/// Largest number of cells along one axis (8192 cells = 8193 samples, 268 MB of f32 heights).
+pub const MAX_CELLS_PER_AXIS: u32 = 8192;
+/// Smallest and largest chunk size in cells.
+pub const CHUNK_CELLS_RANGE: std::ops::RangeInclusive<u32> = 2..=1024;
+
+/// Geometry of a terrain grid: world size, cell counts and chunking.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grid {
+    size_x: f32,
+    size_z: f32,
+    cells_x: u32,
+    cells_z: u32,
+    chunk_cells: u32,
+    spacing_x: f32,
+    spacing_z: f32,
+}
+
+impl Grid {
+    /// Creates a grid after validating every argument. `size` is in world units (metres),
+    /// `cells` the number of cells per axis (at least 1, so at least 2 samples per axis).
+    pub fn new(size: [f32; 2], cells: [u32; 2], chunk_cells: u32) -> Result<Self> {
+        let mut d = Diagnostics::default();
+        for (i, axis) in ["x", "z"].iter().enumerate() {
+            if !size[i].is_finite() || size[i] <= 0.0 {
+                d.push(
+                    format!("size.{axis}"),
+                    format!("must be a finite number > 0, got {}", size[i]),
+                );
+            } else if size[i] > 1.0e6 {
+                d.push(
+                    format!("size.{axis}"),
+                    format!("must be at most 1000000 world units, got {}", size[i]),
+                );
+            }
+            if cells[i] < 1 || cells[i] > MAX_CELLS_PER_AXIS {
+                d.push(
+                    format!("resolution.{axis}"),
+                    format!(
+                        "must be 1..={MAX_CELLS_PER_AXIS} cells (2..={} samples), got {}",
+                        MAX_CELLS_PER_AXIS + 1,
+                        cells[i]
+                    ),
+                );
+            }
+        }
+        if !CHUNK_CELLS_RANGE.contains(&chunk_cells) {
+            d.push(
+                "chunk_cells",
+                format!(
+                    "must be {}..={}, got {chunk_cells}",
+                    CHUNK_CELLS_RANGE.start(),
+                    CHUNK_CELLS_RANGE.end()
+                ),
+            );
+        }
+        d.into_result()?;
+        Ok(Self {
+            size_x: size[0],
+            size_z: size[1],
+            cells_x: cells[0],
+            cells_z: cells[1],
+            chunk_cells,
+            spacing_x: size[0] / cells[0] as f32,
+            spacing_z: size[1] / cells[1] as f32,
+        })
+    }
+
+    /// World size along X and Z.
+    pub fn size(&self) -> [f32; 2] {
+        [self.size_x, self.size_z]
+    }
+    /// Cells along X and Z.
+    pub fn cells(&self) -> [u32; 2] {
+        [self.cells_x, self.cells_z]
+    }
+    /// Samples along X and Z (cells + 1).
+    pub fn samples(&self) -> [usize; 2] {
+        [self.cells_x as usize + 1, self.cells_z as usize + 1]
+    }
+    /// Total number of samples.
+    pub fn sample_count(&self) -> usize {
+        let [w, h] = self.samples();
+        w * h
+    }
+    /// Total number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.cells_x as usize * self.cells_z as usize
+    }
+    /// World units between neighbouring samples along X and Z.
+    pub fn spacing(&self) -> [f32; 2] {
+        [self.spacing_x, self.spacing_z]
+    }
+    /// Cells per chunk side.
+    pub fn chunk_cells(&self) -> u32 {
+        self.chunk_cells
+    }
+    /// Number of chunks along X and Z (the last may be partial).
+    pub fn chunks(&self) -> [u32; 2] {
+        [
+            self.cells_x.div_ceil(self.chunk_cells),
+            self.cells_z.div_ceil(self.chunk_cells),
+        ]
+    }
+    /// Row-major, Z-outer sample index.
+    #[inline]
+    pub fn index(&self, x: usize, z: usize) -> usize {
+        z * (self.cells_x as usize + 1) + x
+    }
+    /// Row-major cell index.
+    #[inline]
+    pub fn cell_index(&self, x: usize, z: usize) -> usize {
+        z * self.cells_x as usize + x
+    }
+    /// Terrain-local position of sample (x, z) on the XZ plane.
+    #[inline]
+    pub fn sample_position(&self, x: usize, z: usize) -> [f32; 2] {
+        [x as f32 * self.spacing_x, z as f32 * self.spacing_z]
+    }
+    /// The cell range `[x0, x1) × [z0, z1)` of chunk (cx, cz).
+    pub fn chunk_cells_range(&self, cx: u32, cz: u32) -> ChunkRange {
+        let x0 = cx * self.chunk_cells;
+        let z0 = cz * self.chunk_cells;
+        ChunkRange {
+            x0,
+            z0,
+            x1: (x0 + self.chunk_cells).min(self.cells_x),
+            z1: (z0 + self.chunk_cells).min(self.cells_z),
+        }
+    }
+    /// True when (x, z) lies inside the terrain rectangle `[0, size]²` (edges included).
+    #[inline]
+    pub fn contains(&self, x: f32, z: f32) -> bool {
+        (0.0..=self.size_x).contains(&x) && (0.0..=self.size_z).contains(&z)
+    }
+    /// The cell containing (x, z) and the position inside it (`u`, `v` in 0..=1), or `None`
+    /// outside. Points on the far edges belong to the last cell.
+    #[inline]
+    pub fn locate(&self, x: f32, z: f32) -> Option<(usize, usize, f32, f32)> {
+        if !self.contains(x, z) {
+            return None;
+        }
+        let fx = x / self.spacing_x;
+        let fz = z / self.spacing_z;
+        let ix = (fx as usize).min(self.cells_x as usize - 1);
+        let iz = (fz as usize).min(self.cells_z as usize - 1);
+        Some((ix, iz, fx - ix as f32, fz - iz as f32))
+    }
+}
+
+/// A chunk's cell range `[x0, x1) × [z0, z1)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkRange {
+    /// First cell along X.
+    pub x0: u32,
+    /// First cell along Z.
+    pub z0: u32,
+    /// One past the last cell along X.
+    pub x1: u32,
+    /// One past the last cell along Z.
+    pub z1: u32,
+}
+
+impl ChunkRange {
+    /// Cells along X.
+    pub fn width(&self) -> u32 {
+        self.x1 - self.x0
+    }
+    /// Cells along Z.
+    pub fn depth(&self) -> u32 {
+        self.z1 - self.z0
+    }
+}
+
+/// A value per grid sample, row-major with Z outer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field<T> {
+    width: usize,
+    depth: usize,
+    data: Vec<T>,
+}
+
+impl<T: Copy> Field<T> {
+    /// A field of `width × depth` samples filled with `value`.
+    pub fn filled(width: usize, depth: usize, value: T) -> Self {
+        Self {
+            width,
+            depth,
+            data: vec![value; width * depth],
+        }
+    }
+
+    /// Wraps existing data; fails when the length does not match.
+    pub fn from_vec(width: usize, depth: usize, data: Vec<T>) -> Result<Self> {
+        if data.len() != width * depth {
+            return Err(Error::invalid(
+                "field",
+                format!(
+                    "expected {width} × {depth} = {} samples, got {}",
+                    width * depth,
+                    data.len()
+                ),
+            ));
+        }
+        Ok(Self { width, depth, data })
+    }
+
+    /// Samples along X.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    /// Samples along Z.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+    /// The value at (x, z).
+    #[inline]
+    pub fn get(&self, x: usize, z: usize) -> T {
+        self.data[z * self.width + x]
+    }
+    /// Sets the value at (x, z).
+    #[inline]
+    pub fn set(&mut self, x: usize, z: usize, value: T) {
+        self.data[z * self.width + x] = value;
+    }
+    /// All values, row-major.
+    pub fn as_slice(&self) -> &[T] {
+        &self.data
+    }
+    /// All values, row-major, mutable.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.data
+    }
+    /// Consumes the field, returning its values.
+    pub fn into_vec(self) -> Vec<T> {
+        self.data
+    }
+}
+
+/// A 0..1 value per sample (masks: slope, elevation, flow, …).
+pub type Mask = Field<f32>;
+
+/// One bit per cell: set = hole (no triangles, no collision, no height).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoleMask {
+    cells_x: usize,
+    cells_z: usize,
+    bits: Vec<u64>,
+    count: usize,
+}
+
+impl HoleMask {
+    /// A mask with no holes.
+    pub fn new(cells_x: usize, cells_z: usize) -> Self {
+        Self {
+            cells_x,
+            cells_z,
+            bits: vec![0; (cells_x * cells_z).div_ceil(64)],
+            count: 0,
+        }
+    }
+    /// Cells along X and Z.
+    pub fn cells(&self) -> [usize; 2] {
+        [self.cells_x, self.cells_z]
+    }
+    /// True when cell (x, z) is a hole.
+    #[inline]
+    pub fn is_hole(&self, x: usize, z: usize) -> bool {
+        let i = z * self.cells_x + x;
+        self.bits[i >> 6] >> (i & 63) & 1 == 1
+    }
+    /// Marks or clears a hole.
+    pub fn set(&mut self, x: usize, z: usize, hole: bool) {
+        let i = z * self.cells_x + x;
+        let was = self.bits[i >> 6] >> (i & 63) & 1 == 1;
+        if hole {
+            self.bits[i >> 6] |= 1 << (i & 63);
+        } else {
+            self.bits[i >> 6] &= !(1 << (i & 63));
+        }
+        match (was, hole) {
+            (false, true) => self.count += 1,
+            (true, false) => self.count -= 1,
+            _ => {}
+        }
+    }
+    /// Number of hole cells.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+    /// True when any cell in `[x0, x1) × [z0, z1)` is a hole.
+    pub fn any_in(&self, x0: usize, z0: usize, x1: usize, z1: usize) -> bool {
+        if self.count == 0 {
+            return false;
+        }
+        (z0..z1).any(|z| (x0..x1).any(|x| self.is_hole(x, z)))
+    }
+    /// Bytes used by the mask.
+    pub fn memory_bytes(&self) -> usize {
+        self.bits.len() * 8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rejects_bad_grids_with_every_problem_listed() {
+        let err = Grid::new([f32::NAN, -1.0], [0, 9000], 1).unwrap_err();
+        let paths: Vec<_> = err.diagnostics().iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "size.x",
+                "resolution.x",
+                "size.z",
+                "resolution.z",
+                "chunk_cells"
+            ]
+        );
+    }
+
+    #[test]
+    fn chunks_may_be_partial() {
+        let g = Grid::new([100.0, 50.0], [100, 50], 32).unwrap();
+        assert_eq!(g.chunks(), [4, 2]);
+        let last = g.chunk_cells_range(3, 1);
+        assert_eq!((last.x0, last.x1, last.z0, last.z1), (96, 100, 32, 50));
+        assert_eq!(g.samples(), [101, 51]);
+        assert_eq!(g.index(3, 2), 2 * 101 + 3);
+    }
+
+    #[test]
+    fn locate_puts_far_edges_in_last_cell() {
+        let g = Grid::new([10.0, 10.0], [10, 10], 4).unwrap();
+        assert_eq!(g.locate(10.0, 10.0), Some((9, 9, 1.0, 1.0)));
+        assert_eq!(g.locate(0.0, 0.0), Some((0, 0, 0.0, 0.0)));
+        assert!(g.locate(-0.001, 5.0).is_none());
+        assert!(g.locate(5.0, f32::NAN).is_none());
+    }
+
+    #[test]
+    fn hole_mask_counts() {
+        let mut m = HoleMask::new(70, 3);
+        m.set(69, 2, true);
+        m.set(69, 2, true);
+        m.set(0, 1, true);
+        assert_eq!(m.count(), 2);
+        assert!(m.is_hole(69, 2) && m.is_hole(0, 1) && !m.is_hole(1, 1));
+        assert!(m.any_in(60, 2, 70, 3));
+        m.set(0, 1, false);
+        assert_eq!(m.count(), 1);
+    }
+}

@@ -1,0 +1,313 @@
+//! The prepared surface: heights, smooth vertex normals, holes and per-chunk bounds.
+
+use crate::error::{Diagnostics, Error, Result};
+use crate::grid::{Grid, HoleMask};
+use glam::Vec3;
+use rayon::prelude::*;
+
+/// Heights on a [`Grid`] with everything queries and meshing need.
+///
+/// Vertex normals come from central differences of the whole field (one-sided at the terrain
+/// border), so they are identical on both sides of a chunk seam. They are stored octahedrally
+/// encoded in 4 bytes per sample.
+#[derive(Clone, Debug)]
+pub struct Heightfield {
+    grid: Grid,
+    heights: Vec<f32>,
+    normals: Vec<[i16; 2]>,
+    holes: HoleMask,
+    /// (min, max) height per chunk, row-major over chunks, ignoring nothing (holes included:
+    /// bounds are conservative).
+    chunk_bounds: Vec<[f32; 2]>,
+    min_height: f32,
+    max_height: f32,
+}
+
+impl Heightfield {
+    /// Builds a heightfield. Heights must be finite and match the grid's sample count; the hole
+    /// mask (if any) must match its cell counts.
+    pub fn new(grid: Grid, heights: Vec<f32>, holes: Option<HoleMask>) -> Result<Self> {
+        let mut d = Diagnostics::default();
+        if heights.len() != grid.sample_count() {
+            let [w, h] = grid.samples();
+            d.push(
+                "heights",
+                format!(
+                    "expected {w} × {h} = {} samples, got {}",
+                    w * h,
+                    heights.len()
+                ),
+            );
+        } else if let Some(i) = heights.iter().position(|h| !h.is_finite()) {
+            d.push(
+                format!("heights[{i}]"),
+                format!("height must be finite, got {}", heights[i]),
+            );
+        }
+        let [cx, cz] = grid.cells();
+        let holes = holes.unwrap_or_else(|| HoleMask::new(cx as usize, cz as usize));
+        if holes.cells() != [cx as usize, cz as usize] {
+            d.push(
+                "holes",
+                format!(
+                    "hole mask covers {:?} cells but the grid has {cx} × {cz}",
+                    holes.cells()
+                ),
+            );
+        }
+        d.into_result()?;
+        let mut field = Self {
+            grid,
+            normals: vec![[0, 0]; heights.len()],
+            heights,
+            holes,
+            chunk_bounds: Vec::new(),
+            min_height: 0.0,
+            max_height: 0.0,
+        };
+        field.recompute_normals(0, 0, grid.samples()[0], grid.samples()[1]);
+        field.recompute_bounds();
+        Ok(field)
+    }
+
+    /// A flat heightfield at `height`.
+    pub fn flat(grid: Grid, height: f32) -> Result<Self> {
+        Self::new(grid, vec![height; grid.sample_count()], None)
+    }
+
+    /// The grid.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+    /// All heights, row-major, Z outer.
+    pub fn heights(&self) -> &[f32] {
+        &self.heights
+    }
+    /// The hole mask.
+    pub fn holes(&self) -> &HoleMask {
+        &self.holes
+    }
+    /// Height of sample (x, z).
+    #[inline]
+    pub fn sample(&self, x: usize, z: usize) -> f32 {
+        self.heights[self.grid.index(x, z)]
+    }
+    /// Smooth vertex normal of sample (x, z).
+    #[inline]
+    pub fn vertex_normal(&self, x: usize, z: usize) -> Vec3 {
+        decode_octahedral(self.normals[self.grid.index(x, z)])
+    }
+    /// Lowest and highest height of the whole field.
+    pub fn height_range(&self) -> [f32; 2] {
+        [self.min_height, self.max_height]
+    }
+    /// (min, max) height over the samples of chunk (cx, cz).
+    pub fn chunk_bounds(&self, cx: u32, cz: u32) -> [f32; 2] {
+        let [nx, _] = self.grid.chunks();
+        self.chunk_bounds[(cz * nx + cx) as usize]
+    }
+    /// Bytes held by heights, normals, hole mask and chunk bounds.
+    pub fn memory_bytes(&self) -> usize {
+        self.heights.len() * 4
+            + self.normals.len() * 4
+            + self.holes.memory_bytes()
+            + self.chunk_bounds.len() * 8
+    }
+
+    /// Replaces the heights of the sample rectangle `[x0, x1) × [z0, z1)` from `values`
+    /// (row-major over the rectangle), then refreshes normals (plus a one-sample border) and
+    /// chunk bounds. Values must be finite.
+    pub fn write_region(
+        &mut self,
+        x0: usize,
+        z0: usize,
+        x1: usize,
+        z1: usize,
+        values: &[f32],
+    ) -> Result<()> {
+        let [w, h] = self.grid.samples();
+        if x1 > w || z1 > h || x0 >= x1 || z0 >= z1 || values.len() != (x1 - x0) * (z1 - z0) {
+            return Err(Error::invalid(
+                "region",
+                format!(
+                    "rectangle [{x0},{x1})×[{z0},{z1}) does not fit the {w}×{h} grid or the value count"
+                ),
+            ));
+        }
+        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+            return Err(Error::invalid(
+                format!("values[{i}]"),
+                "height must be finite",
+            ));
+        }
+        for z in z0..z1 {
+            let row = self.grid.index(x0, z);
+            self.heights[row..row + (x1 - x0)]
+                .copy_from_slice(&values[(z - z0) * (x1 - x0)..(z - z0 + 1) * (x1 - x0)]);
+        }
+        self.recompute_normals(
+            x0.saturating_sub(1),
+            z0.saturating_sub(1),
+            (x1 + 1).min(w),
+            (z1 + 1).min(h),
+        );
+        self.recompute_bounds();
+        Ok(())
+    }
+
+    fn recompute_normals(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
+        let [w, h] = self.grid.samples();
+        let [dx, dz] = self.grid.spacing();
+        let heights = &self.heights;
+        self.normals[z0 * w..z1 * w]
+            .par_chunks_mut(w)
+            .enumerate()
+            .for_each(|(row, out)| {
+                let z = z0 + row;
+                for (x, n) in out.iter_mut().enumerate().take(x1).skip(x0) {
+                    *n = encode_octahedral(central_normal(heights, w, h, dx, dz, x, z));
+                }
+            });
+    }
+
+    fn recompute_bounds(&mut self) {
+        let [nx, nz] = self.grid.chunks();
+        let grid = self.grid;
+        let heights = &self.heights;
+        self.chunk_bounds = (0..nz * nx)
+            .into_par_iter()
+            .map(|i| {
+                let r = grid.chunk_cells_range(i % nx, i / nx);
+                let mut lo = f32::INFINITY;
+                let mut hi = f32::NEG_INFINITY;
+                for z in r.z0..=r.z1 {
+                    let row = grid.index(r.x0 as usize, z as usize);
+                    for &v in &heights[row..=row + r.width() as usize] {
+                        lo = lo.min(v);
+                        hi = hi.max(v);
+                    }
+                }
+                [lo, hi]
+            })
+            .collect();
+        self.min_height = self
+            .chunk_bounds
+            .iter()
+            .map(|b| b[0])
+            .fold(f32::INFINITY, f32::min);
+        self.max_height = self
+            .chunk_bounds
+            .iter()
+            .map(|b| b[1])
+            .fold(f32::NEG_INFINITY, f32::max);
+    }
+}
+
+/// Central-difference normal at sample (x, z); one-sided at the border.
+#[inline]
+pub(crate) fn central_normal(
+    heights: &[f32],
+    w: usize,
+    h: usize,
+    dx: f32,
+    dz: f32,
+    x: usize,
+    z: usize,
+) -> Vec3 {
+    let at = |x: usize, z: usize| heights[z * w + x];
+    let (xl, xr) = (x.saturating_sub(1), (x + 1).min(w - 1));
+    let (zl, zr) = (z.saturating_sub(1), (z + 1).min(h - 1));
+    let gx = (at(xr, z) - at(xl, z)) / ((xr - xl) as f32 * dx);
+    let gz = (at(x, zr) - at(x, zl)) / ((zr - zl) as f32 * dz);
+    Vec3::new(-gx, 1.0, -gz).normalize()
+}
+
+/// Octahedral encoding of a unit vector into two snorm16 values.
+pub(crate) fn encode_octahedral(n: Vec3) -> [i16; 2] {
+    let l1 = n.x.abs() + n.y.abs() + n.z.abs();
+    let (mut u, mut v) = (n.x / l1, n.z / l1);
+    if n.y < 0.0 {
+        let (ou, ov) = (u, v);
+        u = (1.0 - ov.abs()) * ou.signum();
+        v = (1.0 - ou.abs()) * ov.signum();
+    }
+    let q = |f: f32| (f.clamp(-1.0, 1.0) * 32767.0).round() as i16;
+    [q(u), q(v)]
+}
+
+/// Inverse of [`encode_octahedral`].
+#[inline]
+pub(crate) fn decode_octahedral(e: [i16; 2]) -> Vec3 {
+    let u = e[0] as f32 / 32767.0;
+    let v = e[1] as f32 / 32767.0;
+    let y = 1.0 - u.abs() - v.abs();
+    let (x, z) = if y < 0.0 {
+        ((1.0 - v.abs()) * u.signum(), (1.0 - u.abs()) * v.signum())
+    } else {
+        (u, v)
+    };
+    Vec3::new(x, y, z).normalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn octahedral_round_trip_is_precise() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..10_000 {
+            let n = Vec3::new(rng.f32() - 0.5, rng.f32() - 0.5, rng.f32() - 0.5);
+            if n.length() < 1e-3 {
+                continue;
+            }
+            let n = n.normalize();
+            let d = decode_octahedral(encode_octahedral(n));
+            assert!((n - d).length() < 1e-4, "{n} -> {d}");
+        }
+    }
+
+    #[test]
+    fn rejects_non_finite_and_wrong_lengths() {
+        let g = Grid::new([4.0, 4.0], [2, 2], 2).unwrap();
+        let mut h = vec![0.0; 9];
+        h[4] = f32::INFINITY;
+        let e = Heightfield::new(g, h, None).unwrap_err();
+        assert_eq!(e.diagnostics()[0].path, "heights[4]");
+        let e = Heightfield::new(g, vec![0.0; 8], None).unwrap_err();
+        assert!(e.to_string().contains("expected 3 × 3 = 9 samples, got 8"));
+    }
+
+    #[test]
+    fn normals_of_a_plane_are_its_normal_everywhere() {
+        let g = Grid::new([10.0, 20.0], [10, 10], 4).unwrap();
+        let mut h = Vec::new();
+        for z in 0..11 {
+            for x in 0..11 {
+                h.push(0.5 * x as f32 * 1.0 + 0.25 * z as f32 * 2.0);
+            }
+        }
+        let f = Heightfield::new(g, h, None).unwrap();
+        let expect = Vec3::new(-0.5, 1.0, -0.25).normalize();
+        for z in 0..11 {
+            for x in 0..11 {
+                assert!(f.vertex_normal(x, z).angle_between(expect) < 1e-3);
+            }
+        }
+        assert_eq!(f.height_range(), [0.0, 10.0]);
+    }
+
+    #[test]
+    fn write_region_refreshes_normals_and_bounds() {
+        let g = Grid::new([8.0, 8.0], [8, 8], 4).unwrap();
+        let mut f = Heightfield::flat(g, 0.0).unwrap();
+        f.write_region(2, 2, 3, 3, &[5.0]).unwrap();
+        assert_eq!(f.sample(2, 2), 5.0);
+        assert_eq!(f.chunk_bounds(0, 0), [0.0, 5.0]);
+        assert_eq!(f.chunk_bounds(1, 1), [0.0, 0.0]);
+        assert!(f.vertex_normal(1, 2).x < -0.5);
+        let fresh = Heightfield::new(g, f.heights().to_vec(), None).unwrap();
+        assert_eq!(fresh.normals, f.normals);
+        assert!(f.write_region(0, 0, 1, 1, &[f32::NAN]).is_err());
+    }
+}

@@ -1,0 +1,24 @@
+//! Ridgeline core: everything that computes terrain, with no Godot dependency.
+//!
+//! Data flow: recipe → graph evaluation → base fields → edit replay → prepared terrain
+//! ([`heightfield::Heightfield`]) → meshes, queries, payloads and previews. Grid conventions are
+//! defined once in [`grid`].
+
+pub mod error;
+pub mod formats;
+pub mod grid;
+pub mod heightfield;
+pub mod mesh;
+pub mod query;
+
+#[cfg(test)]
+pub(crate) mod testutil;
+
+pub use error::{Diagnostic, Error, Result};
+pub use grid::{Field, Grid, HoleMask, Mask};
+pub use heightfield::Heightfield;
+pub use query::Hit;
+
+/// Version of the generator. Part of every cache key and payload header: bump it whenever a
+/// change alters generated results.
+pub const GENERATOR_VERSION: &str = "0.1.0";

@@ -1,0 +1,71 @@
+//! `cargo xtask bench [--quick]`: every benchmark, one `bench <id> ours=… peer=… ratio=… unit=…`
+//! line per measure.
+//!
+//! Order: Godot-side peers are measured first in headless Godot (`tests/bench/peers.gd` prints
+//! `peer <id> <value>` lines and full `bench` lines for Godot-only measures); the core benchmark
+//! binary (`rust/ridgeline-core/benches/core.rs`) then runs with those peers in
+//! `RIDGELINE_BENCH_PEERS` and prints the combined lines. Everything happens in one run.
+
+use crate::{build_and_install, cargo, godot, proc, project, repo_root};
+use anyhow::{Result, bail};
+use std::time::Duration;
+
+/// Runs every benchmark.
+pub fn run(args: &[String]) -> Result<()> {
+    let quick = args.iter().any(|a| a == "--quick");
+    let mut peers = Vec::new();
+    let mut lines = Vec::new();
+
+    match godot::locate_or_provision() {
+        Ok(godot) => {
+            build_and_install()?;
+            let dir = repo_root().join("tests");
+            project::import(&godot, &dir)?;
+            let mut cmd = godot.command();
+            cmd.arg("--headless")
+                .arg("--path")
+                .arg(&dir)
+                .arg("--script")
+                .arg("res://bench/peers.gd")
+                .arg("--");
+            if quick {
+                cmd.arg("--quick");
+            }
+            let out = proc::run_captured(&mut cmd, Duration::from_secs(1200), "", true)?;
+            if !out.success() {
+                eprintln!("{}", out.text);
+                bail!("the Godot benchmark script failed");
+            }
+            for line in out.text.lines() {
+                if let Some(rest) = line.strip_prefix("peer ") {
+                    let mut it = rest.split_whitespace();
+                    if let (Some(id), Some(v)) = (it.next(), it.next()) {
+                        peers.push(format!("{id}={v}"));
+                    }
+                } else if line.starts_with("bench ") {
+                    lines.push(line.to_string());
+                }
+            }
+        }
+        Err(e) => eprintln!("xtask: no Godot, so Godot peers are missing: {e:#}"),
+    }
+
+    let mut cmd = cargo();
+    cmd.args(["bench", "-p", "ridgeline-core", "--bench", "core", "--"]);
+    if quick {
+        cmd.arg("--quick");
+    }
+    cmd.env("RIDGELINE_BENCH_PEERS", peers.join(";"));
+    let out = proc::run_captured(&mut cmd, Duration::from_secs(1800), "", true)?;
+    if !out.success() {
+        eprintln!("{}", out.text);
+        bail!("the core benchmarks failed");
+    }
+    for line in out.text.lines().filter(|l| l.starts_with("bench ")) {
+        println!("{line}");
+    }
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(())
+}

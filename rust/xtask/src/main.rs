@@ -1,0 +1,168 @@
+//! `cargo xtask …`: setup (Godot provisioning), build, test, demo and bench for Ridgeline.
+//!
+//! Run `cargo xtask help` for the verbs.
+
+mod bench;
+mod godot;
+mod proc;
+mod project;
+mod test;
+
+use anyhow::{Context, Result, bail};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const USAGE: &str = "\
+cargo xtask <verb> [options]
+
+verbs:
+  setup            find Godot ($GODOT, PATH, cache) or provision Godot 4.6 into the cache
+  build            build the extension (release) and install it into addons/ridgeline/bin/
+  test [--no-lint] fmt + clippy, every Rust test, then every Godot headless test under tests/;
+                   ends with `N passed, N failed`
+  demo [--png]     build and run the demo; without a display (or with --png) render it under
+                   Xvfb to target/demo/demo.png
+  bench [--quick]  run every benchmark; prints `bench <id> ours=… peer=… ratio=… unit=…`
+";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup(),
+        Some("build") => build_and_install().map(|_| ()),
+        Some("test") => test::run(&args[1..]),
+        Some("demo") => demo(&args[1..]),
+        Some("bench") => bench::run(&args[1..]),
+        Some("help") | Some("--help") | Some("-h") | None => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => Err(anyhow::anyhow!("unknown verb `{other}`\n\n{USAGE}")),
+    };
+    if let Err(err) = result {
+        eprintln!("xtask: error: {err:#}");
+        std::process::exit(1);
+    }
+}
+
+/// The repository root (two levels above this crate).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Cargo's target directory (`$CARGO_TARGET_DIR` or `<root>/target`).
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("target"))
+}
+
+/// A `cargo` command run from the repository root.
+pub fn cargo() -> Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(repo_root());
+    cmd
+}
+
+fn setup() -> Result<()> {
+    let godot = godot::locate_or_provision()?;
+    println!("Godot {} from {}", godot.version, godot.origin);
+    Ok(())
+}
+
+/// Builds the extension in release mode and installs it into `addons/ridgeline/bin/`.
+/// Returns the installed path.
+pub fn build_and_install() -> Result<PathBuf> {
+    eprintln!("xtask: building the extension (release)");
+    proc::run(
+        cargo().args([
+            "build",
+            "--release",
+            "-p",
+            "ridgeline-godot",
+            "-p",
+            "ridgeline-cli",
+        ]),
+        "cargo build --release",
+    )?;
+    let (built, installed) = library_names();
+    let src = target_dir().join("release").join(built);
+    let bin = repo_root().join("addons/ridgeline/bin");
+    std::fs::create_dir_all(&bin)?;
+    let dst = bin.join(installed);
+    // Copy then rename, so a running Godot never sees a half-written library.
+    let tmp = bin.join(format!(".{installed}.tmp"));
+    std::fs::copy(&src, &tmp)
+        .with_context(|| format!("cannot copy {} to {}", src.display(), tmp.display()))?;
+    std::fs::rename(&tmp, &dst)?;
+    eprintln!("xtask: installed {}", dst.display());
+    Ok(dst)
+}
+
+/// (file name cargo builds, file name the .gdextension expects) for this platform.
+fn library_names() -> (&'static str, &'static str) {
+    if cfg!(target_os = "windows") {
+        ("ridgeline_godot.dll", "ridgeline.windows.x86_64.dll")
+    } else if cfg!(target_os = "macos") {
+        ("libridgeline_godot.dylib", "libridgeline.macos.dylib")
+    } else if cfg!(target_arch = "aarch64") {
+        ("libridgeline_godot.so", "libridgeline.linux.arm64.so")
+    } else {
+        ("libridgeline_godot.so", "libridgeline.linux.x86_64.so")
+    }
+}
+
+fn has_display() -> bool {
+    std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
+        || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty())
+}
+
+fn demo(args: &[String]) -> Result<()> {
+    let force_png = args.iter().any(|a| a == "--png");
+    let godot = godot::locate_or_provision()?;
+    eprintln!("xtask: using Godot {} from {}", godot.version, godot.origin);
+    build_and_install()?;
+    let demo = repo_root().join("demo_project");
+    project::import(&godot, &demo)?;
+    if has_display() && !force_png {
+        eprintln!("xtask: opening the demo scene");
+        proc::run(godot.command().arg("--path").arg(&demo), "godot (demo)")?;
+        return Ok(());
+    }
+    godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
+    let out_dir = target_dir().join("demo");
+    std::fs::create_dir_all(&out_dir)?;
+    let png = out_dir.join("demo.png");
+    let _ = std::fs::remove_file(&png);
+    eprintln!("xtask: no display; rendering the demo under Xvfb (OpenGL 3, software)");
+    let mut cmd = godot.render_command(1280, 720)?;
+    cmd.arg("--path")
+        .arg(&demo)
+        .arg("--resolution")
+        .arg("1280x720")
+        .arg("--")
+        .arg(format!("--screenshot={}", png.display()));
+    let out = proc::run_captured(
+        &mut cmd,
+        std::time::Duration::from_secs(300),
+        "  godot| ",
+        false,
+    )?;
+    if !out.success() {
+        bail!(
+            "the demo did not render (Godot exited with {:?})",
+            out.status
+        );
+    }
+    let len = std::fs::metadata(&png).map(|m| m.len()).unwrap_or(0);
+    if len == 0 {
+        bail!("the demo ran but wrote no screenshot at {}", png.display());
+    }
+    println!("demo screenshot: {} ({len} bytes)", png.display());
+    Ok(())
+}

@@ -1,0 +1,212 @@
+//! `cargo xtask test`: lint, Rust tests, extension build, Godot headless tests; one summary line.
+
+use crate::{build_and_install, cargo, godot, proc, project, repo_root};
+use anyhow::Result;
+use std::time::Duration;
+
+/// Output fragments that fail a Godot run even when every test passed.
+const GODOT_FAILURE_MARKERS: &[(&str, &str)] = &[
+    ("SCRIPT ERROR", "a GDScript error was printed"),
+    ("leaked at exit", "objects leaked at exit"),
+    ("resources still in use at exit", "resources leaked at exit"),
+    (
+        "Can't open dynamic library",
+        "the extension library failed to load",
+    ),
+    (
+        "GDExtension dynamic library not found",
+        "the extension library is missing",
+    ),
+    ("Error loading extension", "the extension failed to load"),
+    ("Failed to load GDExtension", "the extension failed to load"),
+];
+
+#[derive(Default)]
+struct Tally {
+    passed: u64,
+    failed: u64,
+    problems: Vec<String>,
+}
+
+impl Tally {
+    fn problem(&mut self, what: impl Into<String>) {
+        self.failed += 1;
+        self.problems.push(what.into());
+    }
+}
+
+/// Runs the whole suite. Exits the process with 1 on any failure.
+pub fn run(args: &[String]) -> Result<()> {
+    let lint = !args.iter().any(|a| a == "--no-lint");
+    let godot = godot::locate_or_provision()?;
+    eprintln!("xtask: using Godot {} from {}", godot.version, godot.origin);
+    let mut tally = Tally::default();
+
+    if lint {
+        eprintln!("xtask: cargo fmt --check");
+        let ok = cargo()
+            .args(["fmt", "--all", "--", "--check"])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        if !ok {
+            tally.problem("cargo fmt --check: code is not formatted (run `cargo fmt --all`)");
+        }
+        eprintln!("xtask: cargo clippy --all-targets -- -D warnings");
+        let ok = cargo()
+            .args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--release",
+                "--",
+                "-D",
+                "warnings",
+            ])
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        if !ok {
+            tally.problem("cargo clippy reported warnings or errors");
+        }
+    }
+
+    eprintln!("xtask: Rust tests (release profile, shared with the extension build)");
+    let out = proc::run_captured(
+        cargo().args(["test", "--workspace", "--release", "--no-fail-fast"]),
+        Duration::from_secs(1800),
+        "",
+        false,
+    )?;
+    let (p, f) = parse_cargo_results(&out.text);
+    tally.passed += p;
+    tally.failed += f;
+    if !out.success() && f == 0 {
+        tally.problem("cargo test failed (build error or crashed test binary)");
+    }
+
+    match build_and_install() {
+        Ok(_) => run_godot_suites(&godot, &mut tally)?,
+        Err(e) => tally.problem(format!("extension build failed: {e:#}")),
+    }
+
+    for p in &tally.problems {
+        eprintln!("xtask: FAILED: {p}");
+    }
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    if tally.failed > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally) -> Result<()> {
+    let dir = repo_root().join("tests");
+    if let Err(e) = project::import(godot, &dir) {
+        tally.problem(format!("Godot import of tests/ failed: {e:#}"));
+        return Ok(());
+    }
+    eprintln!("xtask: Godot headless tests");
+    let out = proc::run_captured(
+        godot
+            .command()
+            .arg("--headless")
+            .arg("--path")
+            .arg(&dir)
+            .arg("--script")
+            .arg("res://runner.gd"),
+        Duration::from_secs(900),
+        "  godot| ",
+        false,
+    )?;
+    judge_godot_run(&out, tally);
+    Ok(())
+}
+
+fn judge_godot_run(out: &proc::Captured, tally: &mut Tally) {
+    match parse_summary(&out.text) {
+        Some((p, f)) => {
+            tally.passed += p;
+            tally.failed += f;
+        }
+        None => {
+            tally.problem("the Godot test runner printed no summary (crash, hang or load failure)")
+        }
+    }
+    if out.status.is_none() {
+        tally.problem("Godot was killed after the timeout");
+    } else if !out.success() {
+        tally.problem(format!("Godot exited with {:?}", out.status));
+    }
+    for (marker, why) in GODOT_FAILURE_MARKERS {
+        if out.text.contains(marker) {
+            tally.problem(format!("Godot output contains `{marker}`: {why}"));
+        }
+    }
+}
+
+/// Sums `test result: … N passed; M failed; …` lines of `cargo test`.
+fn parse_cargo_results(text: &str) -> (u64, u64) {
+    let mut passed = 0;
+    let mut failed = 0;
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("test result: ") else {
+            continue;
+        };
+        for part in rest.split([';', '.']) {
+            let mut words = part.split_whitespace();
+            if let (Some(n), Some(kind)) = (words.next(), words.next())
+                && let Ok(n) = n.parse::<u64>()
+            {
+                match kind {
+                    "passed" => passed += n,
+                    "failed" => failed += n,
+                    _ => {}
+                }
+            }
+        }
+    }
+    (passed, failed)
+}
+
+/// Finds the Godot runner's last `N passed, N failed` line.
+fn parse_summary(text: &str) -> Option<(u64, u64)> {
+    text.lines().rev().find_map(|line| {
+        let line = line.trim();
+        let (p, rest) = line.split_once(" passed, ")?;
+        let f = rest.strip_suffix(" failed")?;
+        Some((p.trim().parse().ok()?, f.trim().parse().ok()?))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_cargo_results() {
+        let text = "running 3 tests\n\
+            test result: ok. 3 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\
+            test result: FAILED. 5 passed; 2 failed; 1 ignored; 0 measured; 0 filtered out\n";
+        assert_eq!(parse_cargo_results(text), (8, 2));
+    }
+
+    #[test]
+    fn finds_last_runner_summary() {
+        let text = "PASS a\n1 passed, 0 failed\nmore\n4 passed, 1 failed\nbye\n";
+        assert_eq!(parse_summary(text), Some((4, 1)));
+        assert_eq!(parse_summary("nothing here"), None);
+    }
+
+    #[test]
+    fn script_errors_fail_a_clean_run() {
+        let out = proc::Captured {
+            status: None,
+            text: "SCRIPT ERROR: Parse Error\n3 passed, 0 failed\n".into(),
+        };
+        let mut tally = Tally::default();
+        judge_godot_run(&out, &mut tally);
+        assert_eq!(tally.passed, 3);
+        assert_eq!(tally.failed, 2, "{:?}", tally.problems);
+    }
+}
