@@ -1,4 +1,4 @@
-extends "res://lib/test_case.gd"
+extends "res://lib/case.gd"
 ## The extension loads and registers its node.
 
 

@@ -28,6 +28,8 @@ pub struct Grid {
     chunk_cells: u32,
     spacing_x: f32,
     spacing_z: f32,
+    inv_spacing_x: f32,
+    inv_spacing_z: f32,
 }
 
 impl Grid {
@@ -77,6 +79,8 @@ impl Grid {
             chunk_cells,
             spacing_x: size[0] / cells[0] as f32,
             spacing_z: size[1] / cells[1] as f32,
+            inv_spacing_x: cells[0] as f32 / size[0],
+            inv_spacing_z: cells[1] as f32 / size[1],
         })
     }
 
@@ -104,6 +108,10 @@ impl Grid {
     /// World units between neighbouring samples along X and Z.
     pub fn spacing(&self) -> [f32; 2] {
         [self.spacing_x, self.spacing_z]
+    }
+    /// Reciprocal spacing (samples per world unit) along X and Z, as `locate` uses it.
+    pub fn inv_spacing(&self) -> [f32; 2] {
+        [self.inv_spacing_x, self.inv_spacing_z]
     }
     /// Cells per chunk side.
     pub fn chunk_cells(&self) -> u32 {
@@ -143,22 +151,22 @@ impl Grid {
         }
     }
     /// True when (x, z) lies inside the terrain rectangle `[0, size]²` (edges included).
-    #[inline]
+    #[inline(always)]
     pub fn contains(&self, x: f32, z: f32) -> bool {
-        (0.0..=self.size_x).contains(&x) && (0.0..=self.size_z).contains(&z)
+        x >= 0.0 && x <= self.size_x && z >= 0.0 && z <= self.size_z
     }
     /// The cell containing (x, z) and the position inside it (`u`, `v` in 0..=1), or `None`
     /// outside. Points on the far edges belong to the last cell.
-    #[inline]
+    #[inline(always)]
     pub fn locate(&self, x: f32, z: f32) -> Option<(usize, usize, f32, f32)> {
         if !self.contains(x, z) {
             return None;
         }
-        let fx = x / self.spacing_x;
-        let fz = z / self.spacing_z;
-        let ix = (fx as usize).min(self.cells_x as usize - 1);
-        let iz = (fz as usize).min(self.cells_z as usize - 1);
-        Some((ix, iz, fx - ix as f32, fz - iz as f32))
+        let fx = x * self.inv_spacing_x;
+        let fz = z * self.inv_spacing_z;
+        let ix = (fx as u32).min(self.cells_x - 1);
+        let iz = (fz as u32).min(self.cells_z - 1);
+        Some((ix as usize, iz as usize, fx - ix as f32, fz - iz as f32))
     }
 }
 

@@ -192,7 +192,7 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
     }
     let skirt_depth = 2.0 * edge_error + 0.05 * dx.min(dz).max(0.01);
     // Skirt vertex ranges per edge: north (z=0), south (z=d), west (x=0), east (x=w).
-    let edges: [(Vec<(u32, u32)>, [f32; 3]); 4] = [
+    let edges: [Edge; 4] = [
         ((0..=w).map(|x| (x, 0)).collect(), [0.0, 0.0, -1.0]),
         ((0..=w).map(|x| (x, d)).collect(), [0.0, 0.0, 1.0]),
         ((0..=d).map(|z| (0, z)).collect(), [-1.0, 0.0, 0.0]),
@@ -244,6 +244,9 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
         ],
     }
 }
+
+/// Sample coordinates along one chunk edge, and the edge's outward direction.
+type Edge = (Vec<(u32, u32)>, [f32; 3]);
 
 #[inline]
 fn push_cell(out: &mut Vec<u32>, i00: u32, i10: u32, i01: u32, i11: u32) {

@@ -13,6 +13,7 @@
 use crate::grid::Grid;
 use crate::heightfield::Heightfield;
 use glam::{DVec3, Vec3};
+use rayon::prelude::*;
 
 /// A ray hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,6 +37,18 @@ enum Half {
     Upper,
 }
 
+/// Height on a cell's drawn triangle from its corners `[h00, h10, h01, h11]` and the position
+/// (u, v) inside it. Branch-free (both halves are computed and one is selected bit for bit), so
+/// random batches do not stall on mispredicted branches.
+#[inline(always)]
+fn triangle_height(h: [f32; 4], u: f32, v: f32) -> f32 {
+    let [h00, h10, h01, h11] = h;
+    let lower = h00 + u * (h10 - h00) + v * (h01 - h00);
+    let upper = h11 + (1.0 - u) * (h01 - h11) + (1.0 - v) * (h10 - h11);
+    let mask = ((u + v > 1.0) as u32).wrapping_neg();
+    f32::from_bits((lower.to_bits() & !mask) | (upper.to_bits() & mask))
+}
+
 #[inline]
 fn half(u: f32, v: f32) -> Half {
     if u + v <= 1.0 {
@@ -46,12 +59,13 @@ fn half(u: f32, v: f32) -> Half {
 }
 
 impl Heightfield {
-    #[inline]
+    #[inline(always)]
     fn corners(&self, ix: usize, iz: usize) -> [f32; 4] {
         let w = self.grid().samples()[0];
         let i = iz * w + ix;
         let h = self.heights();
-        [h[i], h[i + 1], h[i + w], h[i + w + 1]]
+        let (r0, r1) = (&h[i..i + 2], &h[i + w..i + w + 2]);
+        [r0[0], r0[1], r1[0], r1[1]]
     }
 
     /// Exact height of the drawn surface at terrain-local (x, z), or `None` outside or in a hole.
@@ -61,11 +75,7 @@ impl Heightfield {
         if self.holes().count() != 0 && self.holes().is_hole(ix, iz) {
             return None;
         }
-        let [h00, h10, h01, h11] = self.corners(ix, iz);
-        Some(match half(u, v) {
-            Half::Lower => h00 + u * (h10 - h00) + v * (h01 - h00),
-            Half::Upper => h11 + (1.0 - u) * (h01 - h11) + (1.0 - v) * (h10 - h11),
-        })
+        Some(triangle_height(self.corners(ix, iz), u, v))
     }
 
     /// Face normal of the triangle under (x, z), or `None` outside or in a hole.
@@ -99,15 +109,62 @@ impl Heightfield {
     }
 
     /// `height_at` for many points; `NaN` where a point is outside or in a hole. `out` must be
-    /// as long as `points`. Allocates nothing.
+    /// as long as `points`. Allocates nothing; large batches are split across rayon's threads
+    /// (results are identical to single queries).
     pub fn heights_at(&self, points: &[[f32; 2]], out: &mut [f32]) {
         assert_eq!(
             points.len(),
             out.len(),
             "heights_at: output length mismatch"
         );
-        for (p, o) in points.iter().zip(out.iter_mut()) {
-            *o = self.height_at(p[0], p[1]).unwrap_or(f32::NAN);
+        const PER_TASK: usize = 1 << 14;
+        if points.len() >= 2 * PER_TASK {
+            points
+                .par_chunks(PER_TASK)
+                .zip(out.par_chunks_mut(PER_TASK))
+                .for_each(|(p, o)| self.heights_at_serial(p, o));
+        } else {
+            self.heights_at_serial(points, out);
+        }
+    }
+
+    fn heights_at_serial(&self, points: &[[f32; 2]], out: &mut [f32]) {
+        // Blocks of points in two passes: the first (vectorisable, no memory dependence) finds
+        // each point's cell and position with exactly `Grid::locate`'s arithmetic; the second
+        // gathers corners and interpolates. Results equal `height_at` bit for bit.
+        const BLOCK: usize = 64;
+        let grid = self.grid();
+        let [sx, sz] = grid.size();
+        let [cx, cz] = grid.cells();
+        let w = grid.samples()[0];
+        let (ix_max, iz_max) = (cx - 1, cz - 1);
+        let [inv_x, inv_z] = grid.inv_spacing();
+        let heights = self.heights();
+        let holes = self.holes();
+        let any_holes = holes.count() != 0;
+        let mut cell = [0u32; BLOCK];
+        let mut uv = [[0.0f32; 2]; BLOCK];
+        let mut inside = [false; BLOCK];
+        for (pb, ob) in points.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+            for (k, p) in pb.iter().enumerate() {
+                let (x, z) = (p[0], p[1]);
+                inside[k] = x >= 0.0 && x <= sx && z >= 0.0 && z <= sz;
+                let (fx, fz) = (x * inv_x, z * inv_z);
+                let ix = (fx as u32).min(ix_max);
+                let iz = (fz as u32).min(iz_max);
+                cell[k] = iz * (ix_max + 2) + ix;
+                uv[k] = [fx - ix as f32, fz - iz as f32];
+            }
+            for (k, o) in ob.iter_mut().enumerate() {
+                let i = cell[k] as usize;
+                let (r0, r1) = (&heights[i..i + 2], &heights[i + w..i + w + 2]);
+                let h = triangle_height([r0[0], r0[1], r1[0], r1[1]], uv[k][0], uv[k][1]);
+                let hole = any_holes && {
+                    let (ix, iz) = (i % w, i / w);
+                    ix < cx as usize && iz < cz as usize && holes.is_hole(ix, iz)
+                };
+                *o = if inside[k] && !hole { h } else { f32::NAN };
+            }
         }
     }
 
@@ -126,7 +183,7 @@ impl Heightfield {
     /// Casts a ray from `origin` along `dir` (any length > 0) up to `max_distance`. Returns the
     /// first crossing of the drawn surface from either side, or `None`.
     pub fn raycast(&self, origin: Vec3, dir: Vec3, max_distance: f32) -> Option<Hit> {
-        if !origin.is_finite() || !dir.is_finite() || !(max_distance > 0.0) {
+        if !origin.is_finite() || !dir.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {
             return None;
         }
         let len = dir.as_dvec3().length();

@@ -33,6 +33,7 @@ impl Godot {
     pub fn command(&self) -> Command {
         let mut cmd = Command::new(&self.program);
         cmd.args(&self.prefix);
+        cmd.arg("--audio-driver").arg("Dummy");
         cmd
     }
 
@@ -59,6 +60,7 @@ impl Godot {
         }
         cmd.arg(&self.program);
         cmd.args(&self.prefix);
+        cmd.arg("--audio-driver").arg("Dummy");
         cmd.arg("--rendering-driver").arg("opengl3");
         Ok(cmd)
     }
@@ -154,8 +156,8 @@ fn from_root(root: &Path) -> Result<Godot> {
 }
 
 fn read_version(godot: &Godot) -> Result<String> {
-    let out = godot
-        .command()
+    let out = Command::new(&godot.program)
+        .args(&godot.prefix)
         .arg("--version")
         .output()
         .context("could not start Godot")?;

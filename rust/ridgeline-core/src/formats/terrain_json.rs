@@ -154,8 +154,8 @@ impl TerrainDocument {
         let mut splat = None;
         let mut holes = None;
         if dims_ok {
-            match decode(&stored.heights, "heights", nx * nz * 4, &mut d) {
-                Some(bytes) => {
+            if let Some(bytes) = decode(&stored.heights, "heights", nx * nz * 4, &mut d) {
+                {
                     heights = bytes
                         .chunks_exact(4)
                         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -167,7 +167,6 @@ impl TerrainDocument {
                         );
                     }
                 }
-                None => {}
             }
             if let Some(s) = &stored.splat {
                 splat = decode(s, "splat", nx * nz * 4, &mut d);

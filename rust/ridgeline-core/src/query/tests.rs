@@ -128,7 +128,7 @@ fn face_normal_is_perpendicular_to_triangle_and_winding_is_godot_front() {
             vertex(&f, ix, iz + 1),
         );
         let n = f
-            .normal_at((ix as f32 + 0.2) as f32, iz as f32 + 0.2)
+            .normal_at(ix as f32 + 0.2, iz as f32 + 0.2)
             .unwrap()
             .as_dvec3();
         assert!(n.dot(b - a).abs() < 1e-4 && n.dot(c - a).abs() < 1e-4);
@@ -345,4 +345,32 @@ fn long_rays_across_a_large_map_agree_with_height_at() {
         }
     }
     assert!(hits > 800, "hits {hits}");
+}
+
+#[test]
+fn batch_heights_equal_single_queries_bit_for_bit() {
+    for f in [
+        rough_field([300.0, 170.0], [150, 85], 32, 41, 30.0),
+        holey_field([90, 70], 16, 42, 0.1),
+    ] {
+        let [sx, sz] = f.grid().size();
+        let mut rng = fastrand::Rng::with_seed(43);
+        // Enough points for the parallel path, some outside and some exactly on edges.
+        let mut points: Vec<[f32; 2]> = (0..70_000)
+            .map(|_| [rng.f32() * (sx + 4.0) - 2.0, rng.f32() * (sz + 4.0) - 2.0])
+            .collect();
+        points.extend([
+            [0.0, 0.0],
+            [sx, sz],
+            [sx, 0.0],
+            [f32::NAN, 1.0],
+            [1.0, f32::INFINITY],
+        ]);
+        let mut out = vec![0.0; points.len()];
+        f.heights_at(&points, &mut out);
+        for (p, o) in points.iter().zip(&out) {
+            let single = f.height_at(p[0], p[1]).unwrap_or(f32::NAN);
+            assert_eq!(single.to_bits(), o.to_bits(), "point {p:?}");
+        }
+    }
 }

@@ -1,0 +1,176 @@
+//! Core benchmarks, run by `cargo xtask bench` (`-- --quick` for fewer repetitions).
+//!
+//! Prints `bench <id> ours=<v> peer=<v|-> ratio=<peer/ours|-> unit=<u>`. Peers measured by the
+//! Godot side arrive in `RIDGELINE_BENCH_PEERS` as `id=value;…`; rapier3d runs in this process.
+
+#![allow(missing_docs)]
+
+use glam::Vec3;
+use rapier3d::parry::query::{Ray, RayCast};
+use rapier3d::parry::shape::HeightField;
+use rapier3d::parry::utils::Array2;
+use rapier3d::prelude::Vector;
+use ridgeline_core::{Grid, Heightfield, mesh};
+use std::hint::black_box;
+use std::time::Instant;
+
+struct Bench {
+    reps: usize,
+}
+
+impl Bench {
+    /// Median wall time of `reps` runs of `f`, in seconds.
+    fn median(&self, mut f: impl FnMut()) -> f64 {
+        let mut times: Vec<f64> = (0..self.reps)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64()
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        times[times.len() / 2]
+    }
+}
+
+fn line(id: &str, ours: f64, peer: Option<f64>, unit: &str) {
+    match peer {
+        Some(p) => println!(
+            "bench {id} ours={ours:.3} peer={p:.3} ratio={:.2} unit={unit}",
+            p / ours
+        ),
+        None => println!("bench {id} ours={ours:.3} peer=- ratio=- unit={unit}"),
+    }
+}
+
+/// A 1025² terrain (1 m spacing) with `relief` metres of rolling relief and small roughness.
+fn terrain(relief: f32) -> Heightfield {
+    let grid = Grid::new([1024.0, 1024.0], [1024, 1024], 64).expect("grid");
+    let mut rng = fastrand::Rng::with_seed(1);
+    let [w, h] = grid.samples();
+    let mut heights = Vec::with_capacity(w * h);
+    for z in 0..h {
+        for x in 0..w {
+            let (px, pz) = (x as f32, z as f32);
+            let v = 0.5
+                + 0.25 * ((px * 0.011).sin() * (pz * 0.007).cos())
+                + 0.15 * (px * 0.031 + pz * 0.017).sin()
+                + 0.05 * rng.f32();
+            heights.push(relief * v);
+        }
+    }
+    Heightfield::new(grid, heights, None).expect("field")
+}
+
+fn bench_height_at(b: &Bench, field: &Heightfield) {
+    let mut rng = fastrand::Rng::with_seed(2);
+    let n = 1 << 20;
+    let points: Vec<[f32; 2]> = (0..n)
+        .map(|_| [rng.f32() * 1024.0, rng.f32() * 1024.0])
+        .collect();
+    let mut out = vec![0.0f32; n];
+    let secs = b.median(|| {
+        field.heights_at(black_box(&points), &mut out);
+        black_box(&out);
+    });
+    line("height_at_batch", secs * 1e9 / n as f64, None, "ns");
+}
+
+fn bench_raycast(b: &Bench, field: &Heightfield) {
+    // Long slanted rays across the map: start above one edge, descend gently across it.
+    let mut rng = fastrand::Rng::with_seed(3);
+    let [lo, hi] = field.height_range();
+    let rays: Vec<(Vec3, Vec3)> = (0..4000)
+        .map(|_| {
+            let o = Vec3::new(rng.f32() * 1024.0, hi + 5.0, 0.0);
+            let d = Vec3::new(
+                rng.f32() - 0.5,
+                -(hi - lo) / (600.0 + rng.f32() * 600.0),
+                1.0,
+            )
+            .normalize();
+            (o, d)
+        })
+        .collect();
+    let max = 2000.0;
+    let mut ours_hits = 0;
+    let ours = b.median(|| {
+        ours_hits = 0;
+        for (o, d) in &rays {
+            if black_box(field.raycast(*o, *d, max)).is_some() {
+                ours_hits += 1;
+            }
+        }
+    });
+    // rapier3d (parry) heightfield: column-major heights (rows = Z, cols = X), centred on its
+    // origin and scaled to the terrain size.
+    let [w, h] = field.grid().samples();
+    let mut data = vec![0.0f32; w * h];
+    for z in 0..h {
+        for x in 0..w {
+            data[z + x * h] = field.sample(x, z);
+        }
+    }
+    let hf = HeightField::new(Array2::new(h, w, data), Vector::new(1024.0, 1.0, 1024.0));
+    let mut peer_hits = 0;
+    let peer = b.median(|| {
+        peer_hits = 0;
+        for (o, d) in &rays {
+            let ray = Ray::new(
+                Vector::new(o.x - 512.0, o.y, o.z - 512.0),
+                Vector::new(d.x, d.y, d.z),
+            );
+            if black_box(hf.cast_local_ray(&ray, max, true)).is_some() {
+                peer_hits += 1;
+            }
+        }
+    });
+    assert!(
+        (ours_hits as i32 - peer_hits as i32).abs() <= rays.len() as i32 / 100,
+        "raycast bench: ours hit {ours_hits} rays, rapier {peer_hits}; they must measure the same work"
+    );
+    let n = rays.len() as f64;
+    line("raycast_rust", ours * 1e6 / n, Some(peer * 1e6 / n), "us");
+}
+
+fn bench_chunk_mesh(b: &Bench, field: &Heightfield) {
+    let mut triangles = 0;
+    let secs = b.median(|| {
+        let meshes = mesh::build_all(black_box(field));
+        triangles = meshes
+            .iter()
+            .map(|m| m.lods[0].indices.len() / 3)
+            .sum::<usize>();
+        black_box(meshes);
+    });
+    assert!(triangles >= 1024 * 1024 * 2);
+    line("chunk_mesh_1025", secs * 1e3, None, "ms");
+}
+
+fn bench_memory() {
+    // 1 km² at 1 m: 1000 × 1000 cells, 1001² samples.
+    let grid = Grid::new([1000.0, 1000.0], [1000, 1000], 64).expect("grid");
+    let field = Heightfield::flat(grid, 0.0).expect("field");
+    line("memory_1km", field.memory_bytes() as f64 / 1e6, None, "MB");
+}
+
+fn main() {
+    let quick = std::env::args().any(|a| a == "--quick");
+    let b = Bench {
+        reps: if quick { 3 } else { 11 },
+    };
+    let peers: Vec<(String, f64)> = std::env::var("RIDGELINE_BENCH_PEERS")
+        .unwrap_or_default()
+        .split(';')
+        .filter_map(|kv| {
+            let (k, v) = kv.split_once('=')?;
+            Some((k.to_string(), v.parse().ok()?))
+        })
+        .collect();
+    let _ = &peers;
+    let field = terrain(40.0);
+    bench_height_at(&b, &field);
+    bench_raycast(&b, &field);
+    bench_chunk_mesh(&b, &field);
+    bench_memory();
+}
