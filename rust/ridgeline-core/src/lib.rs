@@ -9,7 +9,9 @@ pub mod formats;
 pub mod grid;
 pub mod heightfield;
 pub mod mesh;
+pub mod noise;
 pub mod query;
+pub mod seed;
 
 #[cfg(test)]
 pub(crate) mod testutil;
