@@ -6,11 +6,15 @@
 
 pub mod error;
 pub mod formats;
+pub mod generate;
+pub mod graph;
 pub mod grid;
 pub mod heightfield;
 pub mod mesh;
+pub mod nodes;
 pub mod noise;
 pub mod query;
+pub mod recipe;
 pub mod seed;
 
 #[cfg(test)]

@@ -1,0 +1,319 @@
+//! Graph node types, one per file, and the registry that maps stable type ids to them.
+//!
+//! Every node is a pure function of its parameters, its inputs and the evaluation context (grid,
+//! seeds, recipe landforms, quality). Its canonical parameters (defaults omitted) are what is
+//! saved and what the cache key hashes.
+
+mod comment;
+mod elevation_mask;
+mod flat_terrain;
+mod height_blend;
+mod height_offset;
+mod landform;
+mod noise_terrain;
+mod path_distance_mask;
+mod polygon_mask;
+pub(crate) mod shape_params;
+mod slope_mask;
+mod terrain_output;
+
+pub use shape_params::parse_shape;
+
+use crate::error::{Diagnostics, Error, Result};
+use crate::grid::{Field, Grid};
+use crate::recipe::Recipe;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The kind of data a pin carries. An output connects only to an input of the same kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PinKind {
+    /// Heights on the recipe grid.
+    Heightfield,
+    /// 0..1 weights on the recipe grid.
+    Mask,
+    /// A drainage result (flow, basins) with its source field.
+    Drainage,
+    /// Water bodies.
+    Water,
+    /// Scatter placements.
+    Instances,
+}
+
+impl PinKind {
+    /// Lower-case name used in messages and docs.
+    pub fn name(self) -> &'static str {
+        match self {
+            PinKind::Heightfield => "heightfield",
+            PinKind::Mask => "mask",
+            PinKind::Drainage => "drainage",
+            PinKind::Water => "water",
+            PinKind::Instances => "instances",
+        }
+    }
+}
+
+/// One input or output of a node type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PinSpec {
+    /// Stable pin name (used in the recipe's `inputs` and in `node:pin` references).
+    pub name: &'static str,
+    /// What it carries.
+    pub kind: PinKind,
+    /// Inputs only: must be connected before generation.
+    pub required: bool,
+}
+
+/// Shorthand for a required input / an output.
+pub(crate) const fn pin(name: &'static str, kind: PinKind) -> PinSpec {
+    PinSpec {
+        name,
+        kind,
+        required: true,
+    }
+}
+
+/// Shorthand for an optional input.
+pub(crate) const fn optional(name: &'static str, kind: PinKind) -> PinSpec {
+    PinSpec {
+        name,
+        kind,
+        required: false,
+    }
+}
+
+/// A value flowing along a connection.
+#[derive(Clone, Debug)]
+pub enum PinValue {
+    /// Heights on the recipe grid (row-major, Z outer).
+    Heightfield(Arc<Field<f32>>),
+    /// Weights 0..1 on the recipe grid.
+    Mask(Arc<Field<f32>>),
+}
+
+impl PinValue {
+    /// The kind of this value.
+    pub fn kind(&self) -> PinKind {
+        match self {
+            PinValue::Heightfield(_) => PinKind::Heightfield,
+            PinValue::Mask(_) => PinKind::Mask,
+        }
+    }
+    /// The field inside a heightfield or mask value.
+    pub fn field(&self) -> &Field<f32> {
+        match self {
+            PinValue::Heightfield(f) | PinValue::Mask(f) => f,
+        }
+    }
+}
+
+/// Generation quality: Preview shortens expensive nodes (erosion); graphs without such nodes
+/// give identical output in both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Quality {
+    /// Fast, approximate.
+    Preview,
+    /// The authored result (default).
+    #[default]
+    Final,
+}
+
+/// What a node sees while evaluating.
+pub struct EvalContext<'a> {
+    /// The recipe grid.
+    pub grid: Grid,
+    /// The recipe (landforms, seed, …).
+    pub recipe: &'a Recipe,
+    /// Preview or Final.
+    pub quality: Quality,
+    /// Set by the caller to stop work; nodes check it between rows.
+    pub cancel: &'a AtomicBool,
+}
+
+impl EvalContext<'_> {
+    /// `Err(Cancelled)` when the caller asked to stop.
+    pub fn check_cancel(&self) -> Result<()> {
+        if self.cancel.load(Ordering::Relaxed) {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A field of the recipe grid's sample dimensions, filled row by row in parallel by `row`
+    /// (called with the row's Z index and the row to fill). Checks cancellation between rows.
+    pub fn par_rows(&self, row: impl Fn(usize, &mut [f32]) + Sync) -> Result<Field<f32>> {
+        use rayon::prelude::*;
+        let [w, h] = self.grid.samples();
+        let mut data = vec![0.0f32; w * h];
+        data.par_chunks_mut(w).enumerate().for_each(|(z, out)| {
+            if !self.cancel.load(Ordering::Relaxed) {
+                row(z, out);
+            }
+        });
+        self.check_cancel()?;
+        Field::from_vec(w, h, data)
+    }
+}
+
+/// Inputs of one evaluation, by pin position (None = not connected).
+pub type Inputs<'a> = [Option<&'a PinValue>];
+
+/// A node type's behaviour. Implementations live one per file in this module.
+pub trait NodeImpl: Send + Sync + std::fmt::Debug {
+    /// Stable type id (`noise_terrain`, …).
+    fn type_id(&self) -> &'static str;
+    /// Input pins, in order.
+    fn inputs(&self) -> &'static [PinSpec];
+    /// Output pins, in order.
+    fn outputs(&self) -> &'static [PinSpec];
+    /// Canonical parameters (defaults omitted).
+    fn params(&self) -> Map<String, Value>;
+    /// Checks against the recipe (e.g. a named landform exists, the sampling domain fits the
+    /// terrain size). `path` locates the node's params.
+    fn check(&self, _recipe: &Recipe, _path: &str, _d: &mut Diagnostics) {}
+    /// Computes the outputs.
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>>;
+    /// Whether Preview quality changes this node's result (cache entries then depend on it).
+    fn depends_on_quality(&self) -> bool {
+        false
+    }
+}
+
+/// Every registered type id, with a one-line description.
+pub const REGISTRY: &[(&str, &str)] = &[
+    ("landform", "Generator: the recipe's named landform shape"),
+    (
+        "noise_terrain",
+        "Generator: a seeded noise heightfield with inline landform controls",
+    ),
+    ("flat_terrain", "Generator: a constant height"),
+    ("elevation_mask", "Mask: selects a height band"),
+    ("slope_mask", "Mask: selects a steepness band"),
+    ("path_distance_mask", "Mask: a corridor around a polyline"),
+    ("polygon_mask", "Mask: a closed polygon (even-odd fill)"),
+    (
+        "height_blend",
+        "Modifier: mixes heightfields A and B by mask and amount",
+    ),
+    (
+        "height_offset",
+        "Modifier: raises or lowers a heightfield, optionally by mask",
+    ),
+    (
+        "comment",
+        "Note: text on the canvas; no pins, no effect on generation",
+    ),
+    (
+        "terrain_output",
+        "Output: publishes a heightfield and optional water and instances",
+    ),
+];
+
+/// Parses node parameters of type `type_id` at `path`. Unknown types are reported.
+pub fn parse_node(
+    type_id: &str,
+    params: &Value,
+    path: &str,
+    d: &mut Diagnostics,
+) -> Option<Box<dyn NodeImpl>> {
+    let node: Box<dyn NodeImpl> = match type_id {
+        "landform" => Box::new(landform::Landform::parse(params, path, d)),
+        "noise_terrain" => Box::new(noise_terrain::NoiseTerrain::parse(params, path, d)),
+        "flat_terrain" => Box::new(flat_terrain::FlatTerrain::parse(params, path, d)),
+        "elevation_mask" => Box::new(elevation_mask::ElevationMask::parse(params, path, d)),
+        "slope_mask" => Box::new(slope_mask::SlopeMask::parse(params, path, d)),
+        "path_distance_mask" => {
+            Box::new(path_distance_mask::PathDistanceMask::parse(params, path, d))
+        }
+        "polygon_mask" => Box::new(polygon_mask::PolygonMask::parse(params, path, d)),
+        "height_blend" => Box::new(height_blend::HeightBlend::parse(params, path, d)),
+        "height_offset" => Box::new(height_offset::HeightOffset::parse(params, path, d)),
+        "comment" => Box::new(comment::Comment::parse(params, path, d)),
+        "terrain_output" => Box::new(terrain_output::TerrainOutput::parse(params, path, d)),
+        other => {
+            let known: Vec<_> = REGISTRY.iter().map(|(t, _)| *t).collect();
+            d.push(
+                path.trim_end_matches(".params").to_string() + ".type",
+                format!(
+                    "unknown node type `{other}`; known types: {}",
+                    known.join(", ")
+                ),
+            );
+            return None;
+        }
+    };
+    Some(node)
+}
+
+/// Helpers shared by node files.
+pub(crate) mod util {
+    use super::*;
+
+    /// A check that accepts finite values ≥ 0.
+    pub fn non_negative(x: f64) -> Option<String> {
+        (x < 0.0).then(|| format!("must be ≥ 0, got {x}"))
+    }
+
+    /// A check that accepts values > 0.
+    pub fn positive(x: f64) -> Option<String> {
+        (x <= 0.0).then(|| format!("must be > 0, got {x}"))
+    }
+
+    /// A check for `lo..=hi`.
+    pub fn within(lo: f64, hi: f64) -> impl Fn(f64) -> Option<String> {
+        move |x| (!(lo..=hi).contains(&x)).then(|| format!("must be {lo}..={hi}, got {x}"))
+    }
+
+    /// Inserts `key: value` unless it equals `default`.
+    pub fn put_f64(m: &mut Map<String, Value>, key: &str, value: f64, default: Option<f64>) {
+        if default != Some(value) {
+            m.insert(key.into(), json_number(value));
+        }
+    }
+
+    /// A JSON number, written as an integer when it is one (so `20` stays `20`).
+    pub fn json_number(x: f64) -> Value {
+        if x.fract() == 0.0 && x.abs() < 9.0e15 {
+            Value::from(x as i64)
+        } else {
+            Value::from(x)
+        }
+    }
+
+    /// `[[x, z], …]` as JSON.
+    pub fn json_points(points: &[[f64; 2]]) -> Value {
+        Value::Array(
+            points
+                .iter()
+                .map(|p| Value::Array(vec![json_number(p[0]), json_number(p[1])]))
+                .collect(),
+        )
+    }
+
+    /// The field of a connected heightfield or mask input; `Err` if missing (the engine checks
+    /// required inputs first, so this only guards against misuse).
+    pub fn input<'a>(inputs: &'a Inputs, i: usize, name: &str) -> Result<&'a Field<f32>> {
+        inputs
+            .get(i)
+            .copied()
+            .flatten()
+            .map(PinValue::field)
+            .ok_or_else(|| Error::invalid(name, "input is not connected"))
+    }
+
+    /// Smooth falloff: 1 at `d <= 0`, 0 at `d >= falloff`, smoothstep between; a hard edge when
+    /// `falloff == 0`.
+    #[inline]
+    pub fn fade_out(d: f32, falloff: f32) -> f32 {
+        if d <= 0.0 {
+            1.0
+        } else if d >= falloff {
+            0.0
+        } else {
+            let t = d / falloff;
+            1.0 - t * t * (3.0 - 2.0 * t)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Terrain Output node (`terrain_output`): publishes the connected heightfield, and optional
+//! water and instances, as the graph's result. The recipe's `graph.output` names it.
+
+use super::util::input;
+use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
+use crate::error::{Diagnostics, Result};
+use crate::recipe::reader::ObjectReader;
+use serde_json::{Map, Value};
+
+/// No parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TerrainOutput;
+
+impl TerrainOutput {
+    /// Parses the node's (empty) params.
+    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
+        ObjectReader::new(path, params, d).finish(d);
+        Self
+    }
+}
+
+const INPUTS: &[PinSpec] = &[
+    pin("heightfield", PinKind::Heightfield),
+    optional("water", PinKind::Water),
+    optional("instances", PinKind::Instances),
+];
+const OUTPUTS: &[PinSpec] = &[pin("heightfield", PinKind::Heightfield)];
+
+impl NodeImpl for TerrainOutput {
+    fn type_id(&self) -> &'static str {
+        "terrain_output"
+    }
+    fn inputs(&self) -> &'static [PinSpec] {
+        INPUTS
+    }
+    fn outputs(&self) -> &'static [PinSpec] {
+        OUTPUTS
+    }
+    fn params(&self) -> Map<String, Value> {
+        Map::new()
+    }
+    fn evaluate(&self, _ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+        input(inputs, 0, "heightfield")?;
+        // Pass the connected value through (shares the same buffer).
+        Ok(inputs[0].cloned().into_iter().collect())
+    }
+}

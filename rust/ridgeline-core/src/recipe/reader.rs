@@ -1,0 +1,325 @@
+//! Reading JSON values with located diagnostics: every problem names its path, and reading
+//! continues past errors so all of them are reported at once.
+
+use crate::error::Diagnostics;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// Path of an object member: `a.b`.
+pub fn member(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Path of a map entry: `a["name"]`.
+pub fn entry(path: &str, key: &str) -> String {
+    format!("{path}[\"{key}\"]")
+}
+
+/// Path of an array element: `a[3]`.
+pub fn index(path: &str, i: usize) -> String {
+    format!("{path}[{i}]")
+}
+
+/// JSON type name for messages.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Reads the members of one JSON object, remembering which were read so unknown members can be
+/// reported by [`ObjectReader::finish`].
+pub struct ObjectReader<'v> {
+    path: String,
+    map: Option<&'v Map<String, Value>>,
+    seen: BTreeSet<&'static str>,
+}
+
+impl<'v> ObjectReader<'v> {
+    /// Starts reading `value` at `path`; a non-object is reported and reads as empty.
+    pub fn new(path: impl Into<String>, value: &'v Value, d: &mut Diagnostics) -> Self {
+        let path = path.into();
+        let map = match value {
+            Value::Object(m) => Some(m),
+            other => {
+                d.push(
+                    &path,
+                    format!("must be an object, got {}", type_name(other)),
+                );
+                None
+            }
+        };
+        Self {
+            path,
+            map,
+            seen: BTreeSet::new(),
+        }
+    }
+
+    /// This object's path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Path of member `key`.
+    pub fn at(&self, key: &str) -> String {
+        member(&self.path, key)
+    }
+
+    /// The raw member, marking it as known.
+    pub fn raw(&mut self, key: &'static str) -> Option<&'v Value> {
+        self.seen.insert(key);
+        self.map.and_then(|m| m.get(key))
+    }
+
+    /// True when the member is present.
+    pub fn has(&self, key: &str) -> bool {
+        self.map.is_some_and(|m| m.contains_key(key))
+    }
+
+    /// A finite number; `default` when absent; `check` may reject it with a message.
+    pub fn f64(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        default: f64,
+        check: impl Fn(f64) -> Option<String>,
+    ) -> f64 {
+        match self.raw(key) {
+            None => default,
+            Some(v) => match number(v) {
+                Some(x) => {
+                    if let Some(msg) = check(x) {
+                        d.push(self.at(key), msg);
+                        default
+                    } else {
+                        x
+                    }
+                }
+                None => {
+                    d.push(
+                        self.at(key),
+                        format!("must be a number, got {}", type_name(v)),
+                    );
+                    default
+                }
+            },
+        }
+    }
+
+    /// An integer in `range`; `default` when absent.
+    pub fn int(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        default: i64,
+        range: std::ops::RangeInclusive<i64>,
+    ) -> i64 {
+        match self.raw(key) {
+            None => default,
+            Some(v) => match v.as_i64() {
+                Some(x) if range.contains(&x) => x,
+                Some(x) => {
+                    d.push(
+                        self.at(key),
+                        format!("must be {}..={}, got {x}", range.start(), range.end()),
+                    );
+                    default
+                }
+                None => {
+                    d.push(
+                        self.at(key),
+                        format!("must be a whole number, got {}", show(v)),
+                    );
+                    default
+                }
+            },
+        }
+    }
+
+    /// An unsigned 64-bit integer; `default` when absent.
+    pub fn u64(&mut self, d: &mut Diagnostics, key: &'static str, default: u64) -> u64 {
+        match self.raw(key) {
+            None => default,
+            Some(v) => v.as_u64().unwrap_or_else(|| {
+                d.push(
+                    self.at(key),
+                    format!(
+                        "must be a whole number 0..=18446744073709551615, got {}",
+                        show(v)
+                    ),
+                );
+                default
+            }),
+        }
+    }
+
+    /// A boolean; `default` when absent.
+    pub fn bool(&mut self, d: &mut Diagnostics, key: &'static str, default: bool) -> bool {
+        match self.raw(key) {
+            None => default,
+            Some(Value::Bool(b)) => *b,
+            Some(v) => {
+                d.push(
+                    self.at(key),
+                    format!("must be true or false, got {}", type_name(v)),
+                );
+                default
+            }
+        }
+    }
+
+    /// A string, if present.
+    pub fn opt_str(&mut self, d: &mut Diagnostics, key: &'static str) -> Option<String> {
+        match self.raw(key)? {
+            Value::String(s) => Some(s.clone()),
+            v => {
+                d.push(
+                    self.at(key),
+                    format!("must be a string, got {}", type_name(v)),
+                );
+                None
+            }
+        }
+    }
+
+    /// A fixed-length array of finite numbers.
+    pub fn numbers<const N: usize>(
+        &mut self,
+        d: &mut Diagnostics,
+        key: &'static str,
+        default: [f64; N],
+    ) -> [f64; N] {
+        match self.raw(key) {
+            None => default,
+            Some(v) => read_numbers(&self.at(key), v, d).unwrap_or(default),
+        }
+    }
+
+    /// Reports every member that was never read.
+    pub fn finish(self, d: &mut Diagnostics) {
+        if let Some(m) = self.map {
+            for key in m.keys() {
+                if !self.seen.contains(key.as_str()) {
+                    let known: Vec<_> = self.seen.iter().copied().collect();
+                    d.push(
+                        member(&self.path, key),
+                        format!("unknown field; known fields here are: {}", known.join(", ")),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A finite number from a JSON value.
+pub fn number(v: &Value) -> Option<f64> {
+    v.as_f64().filter(|x| x.is_finite())
+}
+
+/// A short rendering of a value for messages.
+pub fn show(v: &Value) -> String {
+    let s = v.to_string();
+    if s.len() > 40 {
+        format!("{}…", &s[..40])
+    } else {
+        s
+    }
+}
+
+/// A fixed-length array of finite numbers at `path`.
+pub fn read_numbers<const N: usize>(
+    path: &str,
+    v: &Value,
+    d: &mut Diagnostics,
+) -> Option<[f64; N]> {
+    let Some(arr) = v.as_array().filter(|a| a.len() == N) else {
+        d.push(
+            path,
+            format!("must be an array of {N} numbers, got {}", show(v)),
+        );
+        return None;
+    };
+    let mut out = [0.0; N];
+    for (i, x) in arr.iter().enumerate() {
+        match number(x) {
+            Some(n) => out[i] = n,
+            None => {
+                d.push(
+                    index(path, i),
+                    format!("must be a finite number, got {}", show(x)),
+                );
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A list of `[x, z]` points (finite, within f32 range) with at least `min` entries.
+pub fn read_points(
+    path: &str,
+    v: &Value,
+    min: usize,
+    d: &mut Diagnostics,
+) -> Option<Vec<[f64; 2]>> {
+    let Some(arr) = v.as_array() else {
+        d.push(
+            path,
+            format!("must be an array of [x, z] pairs, got {}", type_name(v)),
+        );
+        return None;
+    };
+    if arr.len() < min {
+        d.push(
+            path,
+            format!("needs at least {min} points, got {}", arr.len()),
+        );
+        return None;
+    }
+    let mut out = Vec::with_capacity(arr.len());
+    let mut ok = true;
+    for (i, p) in arr.iter().enumerate() {
+        match read_numbers::<2>(&index(path, i), p, d) {
+            Some(xz) if xz.iter().all(|c| c.abs() <= f32::MAX as f64) => out.push(xz),
+            Some(_) => {
+                d.push(index(path, i), "coordinates must fit the f32 range");
+                ok = false;
+            }
+            None => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reports_every_problem_with_its_path() {
+        let v = json!({"a": "x", "b": 3.5, "c": [1, "z"], "zzz": 1});
+        let mut d = Diagnostics::default();
+        let mut r = ObjectReader::new("root", &v, &mut d);
+        let a = r.f64(&mut d, "a", 1.0, |_| None);
+        let b = r.int(&mut d, "b", 2, 0..=10);
+        let c = r.numbers::<2>(&mut d, "c", [0.0, 0.0]);
+        r.finish(&mut d);
+        assert_eq!((a, b, c), (1.0, 2, [0.0, 0.0]));
+        let msgs: Vec<String> = d.0.iter().map(|x| x.to_string()).collect();
+        assert_eq!(msgs[0], "root.a: must be a number, got a string");
+        assert_eq!(msgs[1], "root.b: must be a whole number, got 3.5");
+        assert_eq!(msgs[2], "root.c[1]: must be a finite number, got \"z\"");
+        assert!(msgs[3].starts_with("root.zzz: unknown field; known fields here are: a, b, c"));
+    }
+}

@@ -1,0 +1,400 @@
+//! Layers, biome rules and brush strokes: parsed, validated for shape and references, and
+//! round-tripped. (Replaying strokes and applying rules belong to the editing and biome stages.)
+
+use super::reader::{ObjectReader, index, read_numbers, read_points, show, type_name};
+use crate::error::Diagnostics;
+use crate::nodes::util::{json_number, non_negative, positive, put_f64, within};
+use serde_json::{Map, Value};
+
+/// Layer kinds ("groups"). The generation layer exists exactly once.
+pub const LAYER_KINDS: [&str; 5] = ["generation", "biomes", "sculpt", "protection", "exclusions"];
+
+/// A named, toggleable layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// Stable id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// One of [`LAYER_KINDS`].
+    pub kind: String,
+    /// Disabled layers keep their strokes but are not evaluated.
+    pub enabled: bool,
+}
+
+impl Layer {
+    /// The five default layers.
+    pub fn defaults() -> Vec<Layer> {
+        LAYER_KINDS
+            .iter()
+            .map(|k| Layer {
+                id: k.to_string(),
+                name: k.to_string(),
+                kind: k.to_string(),
+                enabled: true,
+            })
+            .collect()
+    }
+
+    /// Canonical JSON.
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("id".into(), Value::from(self.id.clone()));
+        m.insert("name".into(), Value::from(self.name.clone()));
+        m.insert("kind".into(), Value::from(self.kind.clone()));
+        if !self.enabled {
+            m.insert("enabled".into(), Value::from(false));
+        }
+        Value::Object(m)
+    }
+}
+
+pub(super) fn parse_layers(v: &Value, path: &str, d: &mut Diagnostics) -> Vec<Layer> {
+    let Some(arr) = v.as_array() else {
+        d.push(
+            path,
+            format!("must be an array of layers, got {}", type_name(v)),
+        );
+        return Layer::defaults();
+    };
+    let mut out: Vec<Layer> = Vec::new();
+    for (i, lv) in arr.iter().enumerate() {
+        let p = index(path, i);
+        let mut r = ObjectReader::new(&p, lv, d);
+        let id = r.opt_str(d, "id").unwrap_or_default();
+        if id.is_empty() {
+            d.push(r.at("id"), "is required and must not be empty");
+        } else if out.iter().any(|l| l.id == id) {
+            d.push(r.at("id"), format!("duplicate layer id `{id}`"));
+        }
+        let name = r.opt_str(d, "name").unwrap_or_else(|| id.clone());
+        let kind = r.opt_str(d, "kind").unwrap_or_default();
+        if !LAYER_KINDS.contains(&kind.as_str()) {
+            d.push(
+                r.at("kind"),
+                format!("must be one of {}, got \"{kind}\"", LAYER_KINDS.join(", ")),
+            );
+        }
+        let enabled = r.bool(d, "enabled", true);
+        r.finish(d);
+        out.push(Layer {
+            id,
+            name,
+            kind,
+            enabled,
+        });
+    }
+    let generation = out.iter().filter(|l| l.kind == "generation").count();
+    if generation != 1 {
+        d.push(
+            path,
+            format!("needs exactly one layer of kind \"generation\" (it cannot be removed), found {generation}"),
+        );
+    }
+    out
+}
+
+/// Substrates a rule may require.
+pub const SUBSTRATES: [&str; 4] = ["soil", "rock", "sand", "wet"];
+
+/// A biome rule: assigns `biome` where every present band contains the sample.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rule {
+    /// Optional id.
+    pub id: Option<String>,
+    /// Target biome.
+    pub biome: String,
+    /// Target biome layer (default: the first biome layer).
+    pub layer: Option<String>,
+    /// Higher wins on conflict.
+    pub priority: f64,
+    /// Transition width (world units) above the elevation band's lower edge.
+    pub blend: f64,
+    /// Bands: elevation (world height), slope (degrees 0..90), moisture (0..1), water_distance.
+    pub bands: Vec<(&'static str, [f64; 2])>,
+    /// Allowed substrates (empty = any).
+    pub substrate: Vec<String>,
+}
+
+const BANDS: [(&str, Option<(f64, f64)>); 4] = [
+    ("elevation", None),
+    ("slope", Some((0.0, 90.0))),
+    ("moisture", Some((0.0, 1.0))),
+    ("water_distance", Some((0.0, f64::MAX))),
+];
+
+impl Rule {
+    /// Canonical JSON (absent bands are omitted, never null).
+    pub fn to_value(&self) -> Value {
+        let mut m = Map::new();
+        if let Some(id) = &self.id {
+            m.insert("id".into(), Value::from(id.clone()));
+        }
+        m.insert("biome".into(), Value::from(self.biome.clone()));
+        if let Some(l) = &self.layer {
+            m.insert("layer".into(), Value::from(l.clone()));
+        }
+        put_f64(&mut m, "priority", self.priority, Some(0.0));
+        put_f64(&mut m, "blend", self.blend, Some(0.0));
+        for (name, [lo, hi]) in &self.bands {
+            m.insert(
+                (*name).into(),
+                Value::Array(vec![json_number(*lo), json_number(*hi)]),
+            );
+        }
+        if !self.substrate.is_empty() {
+            m.insert(
+                "substrate".into(),
+                Value::Array(
+                    self.substrate
+                        .iter()
+                        .map(|s| Value::from(s.clone()))
+                        .collect(),
+                ),
+            );
+        }
+        Value::Object(m)
+    }
+}
+
+pub(super) fn parse_rules(
+    v: &Value,
+    path: &str,
+    has_biome: &dyn Fn(&str) -> bool,
+    layers: &[Layer],
+    d: &mut Diagnostics,
+) -> Vec<Rule> {
+    let Some(arr) = v.as_array() else {
+        d.push(
+            path,
+            format!("must be an array of rules, got {}", type_name(v)),
+        );
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, rv) in arr.iter().enumerate() {
+        let p = index(path, i);
+        let mut r = ObjectReader::new(&p, rv, d);
+        let id = r.opt_str(d, "id");
+        let biome = r.opt_str(d, "biome").unwrap_or_default();
+        if biome.is_empty() {
+            d.push(
+                r.at("biome"),
+                "is required: name the biome this rule assigns",
+            );
+        } else if !has_biome(&biome) {
+            d.push(
+                r.at("biome"),
+                format!("names biome `{biome}`, which `biomes` does not define"),
+            );
+        }
+        let layer = r.opt_str(d, "layer");
+        if let Some(l) = &layer
+            && !layers.iter().any(|x| &x.id == l && x.kind == "biomes")
+        {
+            d.push(
+                r.at("layer"),
+                format!("names `{l}`, which is not a biome layer"),
+            );
+        }
+        let priority = r.f64(d, "priority", 0.0, |_| None);
+        let blend = r.f64(d, "blend", 0.0, non_negative);
+        let mut bands = Vec::new();
+        for (name, limits) in BANDS {
+            if let Some(bv) = r.raw(name) {
+                let bp = r.at(name);
+                if let Some([lo, hi]) = read_numbers::<2>(&bp, bv, d) {
+                    if lo > hi {
+                        d.push(&bp, format!("minimum {lo} is above maximum {hi}"));
+                    } else if let Some((a, b)) = limits
+                        && (lo < a || hi > b)
+                    {
+                        d.push(&bp, format!("must lie within {a}..={b}, got [{lo}, {hi}]"));
+                    } else {
+                        bands.push((name, [lo, hi]));
+                    }
+                }
+            }
+        }
+        let mut substrate = Vec::new();
+        if let Some(sv) = r.raw("substrate") {
+            match sv.as_array() {
+                Some(items) => {
+                    for (k, s) in items.iter().enumerate() {
+                        match s.as_str() {
+                            Some(x) if SUBSTRATES.contains(&x) => substrate.push(x.to_string()),
+                            _ => d.push(
+                                index(&r.at("substrate"), k),
+                                format!(
+                                    "must be one of {}, got {}",
+                                    SUBSTRATES.join(", "),
+                                    show(s)
+                                ),
+                            ),
+                        }
+                    }
+                }
+                None => d.push(
+                    r.at("substrate"),
+                    format!("must be an array, got {}", type_name(sv)),
+                ),
+            }
+        }
+        r.finish(d);
+        out.push(Rule {
+            id,
+            biome,
+            layer,
+            priority,
+            blend,
+            bands,
+            substrate,
+        });
+    }
+    out
+}
+
+/// Stroke operations and the list each may appear in.
+const STROKE_TYPES: [(&str, &str); 10] = [
+    ("raise", "edits"),
+    ("lower", "edits"),
+    ("flatten", "edits"),
+    ("smooth", "edits"),
+    ("set_height", "edits"),
+    ("ramp", "edits"),
+    ("protect", "edits"),
+    ("exclude", "exclusions"),
+    ("erase", "exclusions"),
+    ("region", "regions"),
+];
+
+/// Layer kind a stroke of each list writes to.
+fn stroke_layer_kinds(list: &str, op: &str) -> &'static [&'static str] {
+    match (list, op) {
+        ("regions", _) => &["biomes"],
+        ("exclusions", _) => &["exclusions"],
+        (_, "protect") => &["protection"],
+        _ => &["sculpt"],
+    }
+}
+
+/// Validates the shape of one list of strokes and returns them unchanged (canonical order is
+/// the stored order; keys are sorted on save).
+pub(super) fn parse_strokes(
+    v: &Value,
+    path: &str,
+    list: &str,
+    has_biome: &dyn Fn(&str) -> bool,
+    layers: &[Layer],
+    d: &mut Diagnostics,
+) -> Vec<Value> {
+    let Some(arr) = v.as_array() else {
+        d.push(
+            path,
+            format!("must be an array of strokes, got {}", type_name(v)),
+        );
+        return Vec::new();
+    };
+    for (i, sv) in arr.iter().enumerate() {
+        let p = index(path, i);
+        let mut r = ObjectReader::new(&p, sv, d);
+        let op = r.opt_str(d, "type").unwrap_or_default();
+        let allowed: Vec<&str> = STROKE_TYPES
+            .iter()
+            .filter(|(_, l)| *l == list)
+            .map(|(t, _)| *t)
+            .collect();
+        if !allowed.contains(&op.as_str()) {
+            d.push(
+                r.at("type"),
+                format!(
+                    "must be one of {} in `{list}`, got \"{op}\"",
+                    allowed.join(", ")
+                ),
+            );
+        }
+        if let Some(layer) = r.opt_str(d, "layer") {
+            let kinds = stroke_layer_kinds(list, &op);
+            if !layers
+                .iter()
+                .any(|l| l.id == layer && kinds.contains(&l.kind.as_str()))
+            {
+                d.push(
+                    r.at("layer"),
+                    format!("names `{layer}`, which is not a {} layer", kinds.join("/")),
+                );
+            }
+        }
+        let has_points = r.has("points");
+        let has_center = r.has("center");
+        if op == "ramp" {
+            for key in ["from", "to"] {
+                match r.raw(key) {
+                    Some(pv) => {
+                        read_numbers::<3>(&r.at(key), pv, d);
+                    }
+                    None => d.push(r.at(key), "is required for a ramp: [x, z, height]"),
+                }
+            }
+        } else if has_points == has_center {
+            d.push(
+                &p,
+                "needs exactly one of `points` (a list of [x, z]) or `center` ([x, z])",
+            );
+        }
+        if let Some(pv) = r.raw("points") {
+            read_points(&r.at("points"), pv, 1, d);
+        }
+        if let Some(cv) = r.raw("center") {
+            read_numbers::<2>(&r.at("center"), cv, d);
+        }
+        if r.has("radius") || op != "ramp" {
+            let radius = r.f64(d, "radius", f64::NAN, positive);
+            if radius.is_nan() {
+                d.push(
+                    r.at("radius"),
+                    "is required: the brush radius in world units (> 0)",
+                );
+            }
+        }
+        r.f64(d, "strength", 1.0, within(0.0, 1.0));
+        r.f64(d, "falloff", 0.5, within(0.0, 1.0));
+        for key in ["slope_min", "slope_max"] {
+            r.f64(d, key, 0.0, within(0.0, 90.0));
+        }
+        let _ = r.opt_str(d, "mask");
+        match op.as_str() {
+            "raise" | "lower" => {
+                r.f64(d, "amount", 1.0, non_negative);
+            }
+            "flatten" | "set_height" => {
+                if !r.has("target_height") {
+                    d.push(r.at("target_height"), format!("is required for {op}"));
+                }
+                r.f64(d, "target_height", 0.0, |_| None);
+            }
+            "protect" => match r.raw("heights") {
+                Some(Value::Array(_)) => {}
+                Some(other) => d.push(
+                    r.at("heights"),
+                    format!("must be an array of heights, got {}", type_name(other)),
+                ),
+                None => d.push(
+                    r.at("heights"),
+                    "is required: the protected height snapshot",
+                ),
+            },
+            "region" => match r.opt_str(d, "biome") {
+                Some(b) if has_biome(&b) => {}
+                Some(b) => d.push(
+                    r.at("biome"),
+                    format!("names biome `{b}`, which `biomes` does not define"),
+                ),
+                None => d.push(r.at("biome"), "is required: the biome this region paints"),
+            },
+            _ => {}
+        }
+        r.finish(d);
+    }
+    arr.clone()
+}
