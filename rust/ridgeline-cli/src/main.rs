@@ -1,27 +1,99 @@
-//! `ridgeline`: inspect, generate, convert and cook Ridgeline terrain documents from the command
-//! line. Progress and diagnostics go to stderr; stdout stays parseable.
+//! `ridgeline`: inspect, generate and explain Ridgeline terrain documents from the command line.
+//! Progress and diagnostics go to stderr; stdout stays parseable.
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error.
 
-use clap::{Parser, Subcommand};
+mod files;
+mod generate;
+mod inspect;
+mod seeds;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Ridgeline terrain command-line tool.
 #[derive(Parser)]
-#[command(name = "ridgeline", version, about)]
+#[command(name = "ridgeline", version, about, long_about = None)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+/// Output format of reporting verbs.
+#[derive(Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Human-readable text.
+    #[default]
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// Generation quality.
+#[derive(Clone, Copy, ValueEnum, Default)]
+pub enum QualityArg {
+    /// Fast, approximate (fewer erosion droplets, no thermal pass).
+    Preview,
+    /// The authored result.
+    #[default]
+    Final,
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Describe a recipe or terrain asset without generating it.
+    Inspect {
+        /// A `*.terrain.json` asset or a bare recipe JSON.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Print every seed channel's sub-seed for a world seed.
+    Seeds {
+        /// The world seed.
+        seed: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Generate a terrain and write heightmap.png, heights.f32, preview.png and report.json.
+    Generate {
+        /// A `*.terrain.json` asset or a bare recipe JSON.
+        file: PathBuf,
+        /// Output directory (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+        /// Generation quality.
+        #[arg(long, value_enum, default_value_t)]
+        quality: QualityArg,
+    },
     /// Print the generator version.
     Version,
 }
 
-fn main() {
+fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::Version => println!("{}", ridgeline_core::GENERATOR_VERSION),
+    let result = match cli.command {
+        Command::Inspect { file, format } => inspect::run(&file, format),
+        Command::Seeds { seed, format } => {
+            seeds::run(seed, format);
+            Ok(())
+        }
+        Command::Generate { file, out, quality } => generate::run(&file, &out, quality),
+        Command::Version => {
+            println!("{}", ridgeline_core::GENERATOR_VERSION);
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            for line in message.lines() {
+                eprintln!("error: {line}");
+            }
+            ExitCode::from(1)
+        }
     }
 }

@@ -93,7 +93,7 @@ fn bench_raycast(b: &Bench, field: &Heightfield) {
         })
         .collect();
     let max = 2000.0;
-    let mut ours_hits = 0;
+    let mut ours_hits = 0i32;
     let ours = b.median(|| {
         ours_hits = 0;
         for (o, d) in &rays {
@@ -112,7 +112,7 @@ fn bench_raycast(b: &Bench, field: &Heightfield) {
         }
     }
     let hf = HeightField::new(Array2::new(h, w, data), Vector::new(1024.0, 1.0, 1024.0));
-    let mut peer_hits = 0;
+    let mut peer_hits = 0i32;
     let peer = b.median(|| {
         peer_hits = 0;
         for (o, d) in &rays {
@@ -126,7 +126,7 @@ fn bench_raycast(b: &Bench, field: &Heightfield) {
         }
     });
     assert!(
-        (ours_hits as i32 - peer_hits as i32).abs() <= rays.len() as i32 / 100,
+        (ours_hits - peer_hits).abs() <= rays.len() as i32 / 100,
         "raycast bench: ours hit {ours_hits} rays, rapier {peer_hits}; they must measure the same work"
     );
     let n = rays.len() as f64;
@@ -145,6 +145,90 @@ fn bench_chunk_mesh(b: &Bench, field: &Heightfield) {
     });
     assert!(triangles >= 1024 * 1024 * 2);
     line("chunk_mesh_1025", secs * 1e3, None, "ms");
+}
+
+fn bench_noise(b: &Bench, peers: &[(String, f64)]) {
+    use ridgeline_core::noise::{Profile, RowSampler, RowScratch, ShapeParams, ShapeSeeds};
+    let params = ShapeParams {
+        profile: Profile::Fbm,
+        base_height: 0.0,
+        height_variation: 1.0,
+        feature_size: 256.0,
+        roughness: 0.5,
+        octaves: 8,
+        warp_amplitude: 0.0,
+        warp_feature_size: 128.0,
+        stretch: 1.0,
+        heading: 0.0,
+    };
+    let seeds = ShapeSeeds {
+        landform: 1,
+        warp: 2,
+    };
+    let n = 1025;
+    let mut out = vec![0.0f32; n * n];
+    let one = b.median(|| {
+        let sampler = RowSampler::new(params, seeds, n, 1.0);
+        let mut scratch = RowScratch::default();
+        for (z, row) in out.chunks_mut(n).enumerate() {
+            sampler.fill_row(z as f32, row, &mut scratch);
+        }
+        black_box(&out);
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool");
+    let two = b.median(|| {
+        pool.install(|| {
+            use rayon::prelude::*;
+            let sampler = RowSampler::new(params, seeds, n, 1.0);
+            out.par_chunks_mut(n).enumerate().for_each_init(
+                RowScratch::default,
+                |scratch, (z, row)| {
+                    sampler.fill_row(z as f32, row, scratch);
+                },
+            );
+        });
+        black_box(&out);
+    });
+    let spread = out.iter().fold(f32::INFINITY, |a, &v| a.min(v))
+        ..out.iter().fold(f32::NEG_INFINITY, |a, &v| a.max(v));
+    assert!(
+        spread.end - spread.start > 0.3,
+        "the benchmark must produce real noise: {spread:?}"
+    );
+    let peer = peer_value(peers, "noise_fbm8_1025");
+    line("noise_fbm8_1025", one * 1e3, peer, "ms");
+    line("noise_fbm8_1025_2threads", two * 1e3, peer, "ms");
+}
+
+fn bench_graph_example(b: &Bench) {
+    use ridgeline_core::graph::eval::GraphCache;
+    use ridgeline_core::nodes::Quality;
+    use ridgeline_core::recipe::Document;
+    let text = include_str!("../../../docs/examples/mountains.terrain.json");
+    let doc = Document::parse(text, "mountains.terrain.json").expect("example parses");
+    let recipe = doc.recipe();
+    assert_eq!(recipe.resolution, [1024, 1024]);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let secs = b.median(|| {
+        // A fresh cache each time: the whole graph is evaluated.
+        let g = ridgeline_core::generate::generate(
+            recipe,
+            Quality::Final,
+            &mut GraphCache::default(),
+            &|_, _| {},
+            &never,
+        )
+        .expect("example generates");
+        black_box(g);
+    });
+    line("graph_example_1025", secs * 1e3, None, "ms");
+}
+
+fn peer_value(peers: &[(String, f64)], id: &str) -> Option<f64> {
+    peers.iter().find(|(k, _)| k == id).map(|(_, v)| *v)
 }
 
 fn bench_memory() {
@@ -167,10 +251,11 @@ fn main() {
             Some((k.to_string(), v.parse().ok()?))
         })
         .collect();
-    let _ = &peers;
     let field = terrain(40.0);
     bench_height_at(&b, &field);
     bench_raycast(&b, &field);
     bench_chunk_mesh(&b, &field);
     bench_memory();
+    bench_noise(&b, &peers);
+    bench_graph_example(&b);
 }

@@ -13,6 +13,7 @@ pub mod heightfield;
 pub mod mesh;
 pub mod nodes;
 pub mod noise;
+pub mod preview;
 pub mod query;
 pub mod recipe;
 pub mod seed;

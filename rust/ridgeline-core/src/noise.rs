@@ -91,6 +91,17 @@ pub fn perlin(seed: u32, x: f32, z: f32) -> f32 {
     )
 }
 
+/// Ridged multifractal step: the sharp ridge signal `(1 - |n|)²`, scaled by the weight the
+/// previous octave left (so valleys stay smooth and detail gathers on ridges), and the next
+/// weight.
+#[inline(always)]
+fn ridge(n: f32, weight: &mut f32) -> f32 {
+    let r = 1.0 - n.abs();
+    let signal = r * r * *weight;
+    *weight = (signal * 2.0).clamp(0.0, 1.0);
+    signal
+}
+
 /// Noise profile of a landform.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -207,15 +218,13 @@ impl ShapeParams {
     fn shape_value(&self, seeds: ShapeSeeds, x: f32, z: f32) -> f32 {
         let f0 = 1.0 / self.feature_size;
         let (mut amp, mut freq, mut acc) = (1.0f32, f0, 0.0f32);
+        let mut weight = 1.0f32;
         for s in Self::octave_seeds(seeds.landform, self.octaves) {
             let n = perlin(s, x * freq, z * freq);
             acc += amp
                 * match self.profile {
                     Profile::Fbm => n,
-                    Profile::Ridged => {
-                        let r = 1.0 - n.abs();
-                        r * r
-                    }
+                    Profile::Ridged => ridge(n, &mut weight),
                 };
             amp *= self.roughness;
             freq *= LACUNARITY;
@@ -264,6 +273,7 @@ pub struct RowSampler {
 #[derive(Default, Debug)]
 pub struct RowScratch {
     acc: Vec<f32>,
+    weight: Vec<f32>,
     cols: Vec<(f32, f32)>,
 }
 
@@ -321,9 +331,10 @@ impl RowSampler {
             return;
         }
         let ridged = p.profile == Profile::Ridged;
-        let acc = &mut scratch.acc;
-        acc.clear();
-        acc.resize(self.width, 0.0);
+        scratch.acc.clear();
+        scratch.acc.resize(self.width, 0.0);
+        scratch.weight.clear();
+        scratch.weight.resize(self.width, 1.0);
         for oct in &self.octaves {
             let (iz, dz) = lattice_floor(z * oct.freq);
             let v = fade(dz);
@@ -334,11 +345,14 @@ impl RowSampler {
             for &(k, start, end) in &oct.runs {
                 let (left, right) = (cols[k as usize], cols[k as usize + 1]);
                 let (s, e) = (start as usize, end as usize);
-                let run = acc[s..e].iter_mut().zip(&oct.fx[s..e]).zip(&oct.u[s..e]);
+                let run = scratch.acc[s..e]
+                    .iter_mut()
+                    .zip(&oct.fx[s..e])
+                    .zip(&oct.u[s..e]);
                 if ridged {
-                    for ((a, &fx), &u) in run {
-                        let r = 1.0 - finish(left, right, fx, u).abs();
-                        *a += amp * (r * r);
+                    let weights = &mut scratch.weight[s..e];
+                    for (((a, &fx), &u), w) in run.zip(weights.iter_mut()) {
+                        *a += amp * ridge(finish(left, right, fx, u), w);
                     }
                 } else {
                     for ((a, &fx), &u) in run {
@@ -347,7 +361,7 @@ impl RowSampler {
                 }
             }
         }
-        for (o, &a) in out.iter_mut().zip(acc.iter()) {
+        for (o, &a) in out.iter_mut().zip(scratch.acc.iter()) {
             let v = a * self.inv_amp_sum;
             let v = match p.profile {
                 Profile::Fbm => (0.5 + 0.5 * v).clamp(0.0, 1.0),

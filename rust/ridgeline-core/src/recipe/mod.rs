@@ -209,26 +209,22 @@ impl Recipe {
             }
         }
         let mut resolution = [256u32; 2];
-        if let Some(v) = r.raw("resolution") {
-            match read_numbers::<2>(&r.at("resolution"), v, d) {
-                Some(res) => {
-                    for i in 0..2 {
-                        if res[i].fract() != 0.0
-                            || !(1.0..=MAX_CELLS_PER_AXIS as f64).contains(&res[i])
-                        {
-                            d.push(
-                                format!("{}[{i}]", r.at("resolution")),
-                                format!(
-                                    "cells must be a whole number 1..={MAX_CELLS_PER_AXIS} (the documented limit), got {}",
-                                    res[i]
-                                ),
-                            );
-                        } else {
-                            resolution[i] = res[i] as u32;
-                        }
+        if let Some(v) = r.raw("resolution")
+            && let Some(res) = read_numbers::<2>(&r.at("resolution"), v, d)
+        {
+            {
+                for (i, &cells) in res.iter().enumerate() {
+                    if cells.fract() != 0.0 || !(1.0..=MAX_CELLS_PER_AXIS as f64).contains(&cells) {
+                        d.push(
+                            format!("{}[{i}]", r.at("resolution")),
+                            format!(
+                                "cells must be a whole number 1..={MAX_CELLS_PER_AXIS} (the documented limit), got {cells}"
+                            ),
+                        );
+                    } else {
+                        resolution[i] = cells as u32;
                     }
                 }
-                None => {}
             }
         }
         let seed = r.u64(d, "seed", 0);
