@@ -1,26 +1,495 @@
 //! The `Terrain3D` node.
 
-use godot::classes::{INode3D, Node3D};
+use crate::chunk_resources::{ChunkResources, Placement};
+use crate::generation_job::{GenerationJob, Poll, Prepared};
+use crate::terrain_asset::TerrainAsset;
+use godot::classes::notify::Node3DNotification;
+use godot::classes::{INode3D, Node3D, ProjectSettings};
 use godot::prelude::*;
+use ridgeline_core::graph::eval::GraphCache;
+use ridgeline_core::recipe::{Document, Recipe};
+use std::sync::{Arc, Mutex};
 
 /// A heightmap terrain generated from a Ridgeline recipe.
 ///
-/// Terrain-local X and Z run from 0 to the terrain's size; the node's transform places the
-/// terrain in the world.
+/// Assign a [TerrainAsset] to [member asset] (or an inline recipe JSON to [member recipe], not
+/// both). The terrain generates in the background when it enters the tree or its source changes:
+/// [signal generation_progress] reports progress and [signal generation_finished] the outcome.
+/// The last completed surface stays visible and queryable while a new one generates, and stays
+/// when a generation fails or is cancelled.
+///
+/// Terrain-local X and Z run from 0 to [method get_size]; the node's transform (translation,
+/// rotation and scale) places the terrain, and every query honours it. Chunk meshes (with index
+/// LODs) and collision bodies are created through the rendering and physics servers: they are
+/// not nodes in the scene tree and are never saved into the scene.
 #[derive(GodotClass)]
-#[class(tool, init, base = Node3D)]
+#[class(tool, base = Node3D)]
 pub struct Terrain3D {
+    /// The terrain asset to show. Setting both this and [member recipe] is an error.
+    #[export]
+    #[var(set)]
+    asset: Option<Gd<TerrainAsset>>,
+    /// An inline recipe (JSON) for deliberately procedural scenes; generated at runtime.
+    /// Setting both this and [member asset] is an error.
+    #[export(multiline)]
+    #[var(set)]
+    recipe: GString,
+    /// Largest projected surface error in pixels for render LOD selection (finite, ≥ 0; 0
+    /// disables LOD). Default 2.
+    #[export(range = (0.0, 16.0, 0.1, or_greater))]
+    #[var(set)]
+    lod_error_pixels: f32,
+    /// Smooth transitions between surface roles (grass, rock, snow) in the terrain shader.
+    #[export]
+    #[var(set)]
+    surface_blending: bool,
+    /// Physics layers the terrain's collision is on.
+    #[export(flags_3d_physics)]
+    #[var(set)]
+    collision_layer: u32,
+    /// Physics layers the terrain's collision scans.
+    #[export(flags_3d_physics)]
+    #[var(set)]
+    collision_mask: u32,
+
+    prepared: Option<Arc<Prepared>>,
+    resources: ChunkResources,
+    job: Option<GenerationJob>,
+    cache: Arc<Mutex<GraphCache>>,
+    last_error: String,
     base: Base<Node3D>,
 }
 
 #[godot_api]
-impl INode3D for Terrain3D {}
+impl INode3D for Terrain3D {
+    fn init(base: Base<Node3D>) -> Self {
+        Self {
+            asset: None,
+            recipe: GString::new(),
+            lod_error_pixels: 2.0,
+            surface_blending: true,
+            collision_layer: 1,
+            collision_mask: 1,
+            prepared: None,
+            resources: ChunkResources::default(),
+            job: None,
+            cache: Arc::new(Mutex::new(GraphCache::default())),
+            last_error: String::new(),
+            base,
+        }
+    }
+
+    fn ready(&mut self) {
+        self.base_mut().set_notify_transform(true);
+        if self.prepared.is_none() && self.job.is_none() && self.has_source() {
+            self.generate();
+        }
+    }
+
+    fn process(&mut self, _delta: f64) {
+        self.poll_job();
+    }
+
+    fn on_notification(&mut self, what: Node3DNotification) {
+        match what {
+            Node3DNotification::ENTER_WORLD => self.rebuild_resources(),
+            Node3DNotification::EXIT_WORLD => self.resources.free(),
+            Node3DNotification::TRANSFORM_CHANGED => {
+                let t = self.base().get_global_transform();
+                self.resources.set_transform(t);
+            }
+            Node3DNotification::VISIBILITY_CHANGED => {
+                let v = self.base().is_visible_in_tree();
+                self.resources.set_visible(v);
+            }
+            _ => {}
+        }
+    }
+}
 
 #[godot_api]
 impl Terrain3D {
-    /// Version of the Ridgeline generator this extension was built with.
+    /// Emitted on the main thread while a generation runs: `fraction` in 0..1 and the current
+    /// stage.
+    #[signal]
+    fn generation_progress(fraction: f32, stage: GString);
+
+    /// Emitted when a generation ends. `ok` is false on failure or cancellation; `message` says
+    /// why. A failed generation keeps the previous surface.
+    #[signal]
+    fn generation_finished(ok: bool, message: GString);
+
+    /// Sets the asset and regenerates (inside the tree).
     #[func]
-    fn get_generator_version() -> GString {
-        GString::from(ridgeline_core::GENERATOR_VERSION)
+    pub fn set_asset(&mut self, asset: Option<Gd<TerrainAsset>>) {
+        self.asset = asset;
+        self.source_changed();
+    }
+
+    /// Sets the inline recipe JSON and regenerates (inside the tree).
+    #[func]
+    pub fn set_recipe(&mut self, recipe: GString) {
+        self.recipe = recipe;
+        self.source_changed();
+    }
+
+    /// Sets the LOD error in pixels; rejects negative or non-finite values (keeping the old one).
+    #[func]
+    pub fn set_lod_error_pixels(&mut self, pixels: f32) {
+        if !pixels.is_finite() || pixels < 0.0 {
+            godot_error!(
+                "Terrain3D.lod_error_pixels must be finite and ≥ 0, got {pixels}; keeping {}",
+                self.lod_error_pixels
+            );
+            return;
+        }
+        self.lod_error_pixels = pixels;
+        let bias = self.lod_bias();
+        self.resources.set_lod_bias(bias);
+    }
+
+    /// Turns smooth surface-role transitions on or off.
+    #[func]
+    pub fn set_surface_blending(&mut self, on: bool) {
+        self.surface_blending = on;
+        self.resources.set_surface_blending(on);
+    }
+
+    /// Sets the collision layer.
+    #[func]
+    pub fn set_collision_layer(&mut self, layer: u32) {
+        self.collision_layer = layer;
+        self.resources
+            .set_collision(self.collision_layer, self.collision_mask);
+    }
+
+    /// Sets the collision mask.
+    #[func]
+    pub fn set_collision_mask(&mut self, mask: u32) {
+        self.collision_mask = mask;
+        self.resources
+            .set_collision(self.collision_layer, self.collision_mask);
+    }
+
+    /// Starts (or restarts) generating from the current asset or recipe in the background.
+    /// Returns false (and reports why) when the source is missing or invalid; the previous
+    /// surface stays.
+    #[func]
+    pub fn generate(&mut self) -> bool {
+        let recipe = match self.source_recipe() {
+            Ok(r) => r,
+            Err(msg) => {
+                self.fail(&msg);
+                return false;
+            }
+        };
+        if let Some(old) = self.job.take() {
+            old.cancel();
+        }
+        self.job = Some(GenerationJob::start(recipe, self.cache.clone()));
+        self.base_mut().set_process(true);
+        true
+    }
+
+    /// Stops the running generation; the last completed surface stays.
+    #[func]
+    pub fn cancel_generation(&mut self) {
+        if let Some(job) = &self.job {
+            job.cancel();
+        }
+    }
+
+    /// True while a generation runs.
+    #[func]
+    pub fn is_generating(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Blocks until the running generation finishes and applies it (emitting its signals).
+    /// Returns whether the terrain is ready. For tools and tests; games should use the signal.
+    #[func]
+    pub fn wait_for_generation(&mut self) -> bool {
+        if let Some(job) = self.job.take() {
+            let result = job.wait();
+            self.finish(result);
+        }
+        self.prepared.is_some()
+    }
+
+    /// The message of the last failed generation (empty after a success).
+    #[func]
+    pub fn get_last_error(&self) -> GString {
+        GString::from(self.last_error.as_str())
+    }
+
+    /// Terrain size in terrain-local units (X, Z); zero before the first generation.
+    #[func]
+    pub fn get_size(&self) -> Vector2 {
+        self.prepared.as_ref().map_or(Vector2::ZERO, |p| {
+            let [x, z] = p.field.grid().size();
+            Vector2::new(x, z)
+        })
+    }
+
+    /// Height of the terrain surface under (or over) `world_position`: the point on the drawn
+    /// full-detail triangle at the position's terrain-local X/Z, returned as a world-space Y.
+    /// NAN outside the terrain, in a hole, or before the first generation.
+    #[func]
+    pub fn get_height(&self, world_position: Vector3) -> f32 {
+        let Some(p) = &self.prepared else {
+            return f32::NAN;
+        };
+        let xf = self.base().get_global_transform();
+        let local = xf.affine_inverse() * world_position;
+        match p.field.height_at(local.x, local.z) {
+            Some(h) => (xf * Vector3::new(local.x, h, local.z)).y,
+            None => f32::NAN,
+        }
+    }
+
+    /// `get_height` for many positions at once (NAN where outside or in a hole).
+    #[func]
+    pub fn get_heights(&self, world_positions: PackedVector3Array) -> PackedFloat32Array {
+        let Some(p) = &self.prepared else {
+            return PackedFloat32Array::from_iter(
+                world_positions.as_slice().iter().map(|_| f32::NAN),
+            );
+        };
+        let xf = self.base().get_global_transform();
+        let inv = xf.affine_inverse();
+        let points: Vec<[f32; 2]> = world_positions
+            .as_slice()
+            .iter()
+            .map(|w| {
+                let l = inv * *w;
+                [l.x, l.z]
+            })
+            .collect();
+        let mut out = vec![0.0f32; points.len()];
+        p.field.heights_at(&points, &mut out);
+        for (h, pt) in out.iter_mut().zip(&points) {
+            if h.is_finite() {
+                *h = (xf * Vector3::new(pt[0], *h, pt[1])).y;
+            }
+        }
+        PackedFloat32Array::from(out.as_slice())
+    }
+
+    /// Face normal of the terrain triangle under `world_position`, in world space (unit
+    /// length). Zero vector outside, in a hole, or before the first generation.
+    #[func]
+    pub fn get_normal(&self, world_position: Vector3) -> Vector3 {
+        let Some(p) = &self.prepared else {
+            return Vector3::ZERO;
+        };
+        let xf = self.base().get_global_transform();
+        let local = xf.affine_inverse() * world_position;
+        match p.field.normal_at(local.x, local.z) {
+            Some(n) => normal_to_world(&xf, Vector3::new(n.x, n.y, n.z)),
+            None => Vector3::ZERO,
+        }
+    }
+
+    /// Casts a ray against the terrain surface (both faces; holes are skipped). Returns
+    /// `{ "position": Vector3, "normal": Vector3, "distance": float }` in world space, or an
+    /// empty Dictionary on a miss.
+    #[func]
+    pub fn raycast(&self, from: Vector3, direction: Vector3, max_distance: f32) -> VarDictionary {
+        let mut out = VarDictionary::new();
+        let Some(p) = &self.prepared else { return out };
+        if !direction.is_finite() || direction.length_squared() == 0.0 || !(max_distance > 0.0) {
+            return out;
+        }
+        let xf = self.base().get_global_transform();
+        let inv = xf.affine_inverse();
+        let dir = direction.normalized();
+        let lo = inv * from;
+        let ld = inv.basis * dir;
+        let scale = ld.length();
+        if scale == 0.0 || !scale.is_finite() {
+            return out;
+        }
+        let hit = p.field.raycast(
+            glam::Vec3::new(lo.x, lo.y, lo.z),
+            glam::Vec3::new(ld.x, ld.y, ld.z),
+            max_distance * scale,
+        );
+        if let Some(h) = hit {
+            let pos = xf * Vector3::new(h.position.x, h.position.y, h.position.z);
+            let mut n = normal_to_world(&xf, Vector3::new(h.normal.x, h.normal.y, h.normal.z));
+            if n.dot(dir) > 0.0 {
+                n = -n;
+            }
+            out.set("position", pos);
+            out.set("normal", n);
+            out.set("distance", (pos - from).length());
+        }
+        out
+    }
+
+    /// The biome at `world_position` (the recipe's default biome until biome rules and painted
+    /// regions are applied); an empty name outside the terrain.
+    #[func]
+    pub fn get_biome(&self, world_position: Vector3) -> StringName {
+        let Some(p) = &self.prepared else {
+            return StringName::default();
+        };
+        let local = self.base().get_global_transform().affine_inverse() * world_position;
+        if p.field.height_at(local.x, local.z).is_some() {
+            StringName::from(p.default_biome.as_str())
+        } else {
+            StringName::default()
+        }
+    }
+
+    /// Height of grid sample (x, z) in terrain-local units (NAN outside the grid). For tools and
+    /// tests that need the raw grid.
+    #[func]
+    pub fn get_sample_height(&self, x: i32, z: i32) -> f32 {
+        let Some(p) = &self.prepared else {
+            return f32::NAN;
+        };
+        let [w, h] = p.field.grid().samples();
+        if x < 0 || z < 0 || x as usize >= w || z as usize >= h {
+            return f32::NAN;
+        }
+        p.field.sample(x as usize, z as usize)
+    }
+
+    /// Cells along X and Z (zero before the first generation).
+    #[func]
+    pub fn get_cell_counts(&self) -> Vector2i {
+        self.prepared.as_ref().map_or(Vector2i::ZERO, |p| {
+            let [x, z] = p.field.grid().cells();
+            Vector2i::new(x as i32, z as i32)
+        })
+    }
+
+    /// Number of chunk render instances currently owned (for diagnostics and tests).
+    #[func]
+    pub fn get_chunk_instance_count(&self) -> i32 {
+        self.resources.instance_count() as i32
+    }
+}
+
+fn normal_to_world(xf: &Transform3D, n: Vector3) -> Vector3 {
+    (xf.basis.inverse().transposed() * n).normalized()
+}
+
+impl Terrain3D {
+    fn has_source(&self) -> bool {
+        self.asset.is_some() || !self.recipe.is_empty()
+    }
+
+    fn source_recipe(&self) -> Result<Recipe, String> {
+        match (&self.asset, self.recipe.is_empty()) {
+            (Some(_), false) => {
+                Err("Terrain3D: set either `asset` or an inline `recipe`, not both".into())
+            }
+            (None, true) => Err("Terrain3D: no `asset` or `recipe` to generate from".into()),
+            (Some(a), true) => match a.bind().document() {
+                Some(doc) => Ok(doc.recipe().clone()),
+                None => Err("Terrain3D: the assigned TerrainAsset holds no valid recipe".into()),
+            },
+            (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")
+                .map(|d| d.recipe().clone())
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    fn source_changed(&mut self) {
+        if self.base().is_inside_tree() {
+            self.generate();
+        }
+    }
+
+    fn lod_bias(&self) -> f32 {
+        if self.lod_error_pixels == 0.0 {
+            // Never coarse: no level's projected error is ever small enough.
+            return 1.0e9;
+        }
+        let threshold = ProjectSettings::singleton()
+            .get_setting("rendering/mesh_lod/lod_change/threshold_pixels")
+            .try_to::<f32>()
+            .unwrap_or(1.0);
+        threshold / self.lod_error_pixels
+    }
+
+    fn placement(&self) -> Option<Placement> {
+        let world = self.base().get_world_3d()?;
+        Some(Placement {
+            transform: self.base().get_global_transform(),
+            scenario: world.get_scenario(),
+            space: world.get_space(),
+            lod_bias: self.lod_bias(),
+            visible: self.base().is_visible_in_tree(),
+            collision: (self.collision_layer, self.collision_mask),
+            owner_id: self.base().instance_id().to_i64(),
+        })
+    }
+
+    fn rebuild_resources(&mut self) {
+        self.resources.free();
+        let (Some(prepared), Some(place)) = (self.prepared.clone(), self.placement()) else {
+            return;
+        };
+        self.resources = ChunkResources::build(&prepared, &place, self.surface_blending);
+    }
+
+    fn poll_job(&mut self) {
+        let Some(job) = &self.job else {
+            self.base_mut().set_process(false);
+            return;
+        };
+        match job.poll() {
+            Poll::Running(Some((f, stage))) => {
+                self.emit_deferred("generation_progress", &[f.to_variant(), stage.to_variant()]);
+            }
+            Poll::Running(None) => {}
+            Poll::Done(result) => {
+                self.job = None;
+                self.finish(result);
+            }
+        }
+    }
+
+    fn finish(&mut self, result: Result<Prepared, String>) {
+        self.base_mut().set_process(false);
+        match result {
+            Ok(prepared) => {
+                self.prepared = Some(Arc::new(prepared));
+                self.last_error.clear();
+                if self.base().is_inside_tree() {
+                    self.rebuild_resources();
+                }
+                self.emit_deferred(
+                    "generation_progress",
+                    &[1.0f32.to_variant(), "done".to_variant()],
+                );
+                self.emit_deferred(
+                    "generation_finished",
+                    &[true.to_variant(), "generated".to_variant()],
+                );
+            }
+            Err(msg) => self.fail(&msg),
+        }
+    }
+
+    fn fail(&mut self, msg: &str) {
+        self.last_error = msg.to_string();
+        godot_error!("{msg}");
+        self.emit_deferred(
+            "generation_finished",
+            &[false.to_variant(), msg.to_variant()],
+        );
+    }
+
+    /// Signals are emitted deferred: handlers (which may free this node, as an awaiting
+    /// coroutine can) then never run while Rust holds a borrow of it. Order is preserved.
+    fn emit_deferred(&mut self, signal: &str, args: &[Variant]) {
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(StringName::from(signal).to_variant());
+        all.extend_from_slice(args);
+        self.base_mut().call_deferred("emit_signal", &all);
     }
 }

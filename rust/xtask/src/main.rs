@@ -18,8 +18,10 @@ cargo xtask <verb> [options]
 verbs:
   setup            find Godot ($GODOT, PATH, cache) or provision Godot 4.6 into the cache
   build            build the extension (release) and install it into addons/ridgeline/bin/
-  test [--no-lint] fmt + clippy, every Rust test, then every Godot headless test under tests/;
-                   ends with `N passed, N failed`
+  test [--no-lint] [--godot-only] [--filter=TEXT]
+                   fmt + clippy, every Rust test, then every Godot headless test under tests/;
+                   ends with `N passed, N failed` (--godot-only skips lint and Rust tests;
+                   --filter runs only Godot tests whose name contains TEXT)
   demo [--png]     build and run the demo; without a display (or with --png) render it under
                    Xvfb to target/demo/demo.png
   bench [--quick]  run every benchmark; prints `bench <id> ours=… peer=… ratio=… unit=…`

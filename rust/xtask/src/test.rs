@@ -37,7 +37,12 @@ impl Tally {
 
 /// Runs the whole suite. Exits the process with 1 on any failure.
 pub fn run(args: &[String]) -> Result<()> {
-    let lint = !args.iter().any(|a| a == "--no-lint");
+    let godot_only = args.iter().any(|a| a == "--godot-only");
+    let lint = !godot_only && !args.iter().any(|a| a == "--no-lint");
+    let filter = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--filter="))
+        .map(str::to_string);
     let godot = godot::locate_or_provision()?;
     eprintln!("xtask: using Godot {} from {}", godot.version, godot.origin);
     let mut tally = Tally::default();
@@ -71,22 +76,24 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
 
-    eprintln!("xtask: Rust tests (release profile, shared with the extension build)");
-    let out = proc::run_captured(
-        cargo().args(["test", "--workspace", "--release", "--no-fail-fast"]),
-        Duration::from_secs(1800),
-        "",
-        false,
-    )?;
-    let (p, f) = parse_cargo_results(&out.text);
-    tally.passed += p;
-    tally.failed += f;
-    if !out.success() && f == 0 {
-        tally.problem("cargo test failed (build error or crashed test binary)");
+    if !godot_only {
+        eprintln!("xtask: Rust tests (release profile, shared with the extension build)");
+        let out = proc::run_captured(
+            cargo().args(["test", "--workspace", "--release", "--no-fail-fast"]),
+            Duration::from_secs(1800),
+            "",
+            false,
+        )?;
+        let (p, f) = parse_cargo_results(&out.text);
+        tally.passed += p;
+        tally.failed += f;
+        if !out.success() && f == 0 {
+            tally.problem("cargo test failed (build error or crashed test binary)");
+        }
     }
 
     match build_and_install() {
-        Ok(_) => run_godot_suites(&godot, &mut tally)?,
+        Ok(_) => run_godot_suites(&godot, &mut tally, filter.as_deref())?,
         Err(e) => tally.problem(format!("extension build failed: {e:#}")),
     }
 
@@ -100,25 +107,23 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally) -> Result<()> {
+fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str>) -> Result<()> {
     let dir = repo_root().join("tests");
     if let Err(e) = project::import(godot, &dir) {
         tally.problem(format!("Godot import of tests/ failed: {e:#}"));
         return Ok(());
     }
     eprintln!("xtask: Godot headless tests");
-    let out = proc::run_captured(
-        godot
-            .command()
-            .arg("--headless")
-            .arg("--path")
-            .arg(&dir)
-            .arg("--script")
-            .arg("res://runner.gd"),
-        Duration::from_secs(900),
-        "  godot| ",
-        false,
-    )?;
+    let mut cmd = godot.command();
+    cmd.arg("--headless")
+        .arg("--path")
+        .arg(&dir)
+        .arg("--script")
+        .arg("res://runner.gd");
+    if let Some(f) = filter {
+        cmd.arg("--").arg(format!("--filter={f}"));
+    }
+    let out = proc::run_captured(&mut cmd, Duration::from_secs(900), "  godot| ", false)?;
     judge_godot_run(&out, tally);
     Ok(())
 }

@@ -1,0 +1,263 @@
+//! Render instances and physics bodies of a terrain's chunks, owned through RenderingServer and
+//! PhysicsServer3D (never nodes in the scene tree, never saved).
+
+use crate::generation_job::Prepared;
+use godot::classes::physics_server_3d::{BodyMode, BodyState};
+use godot::classes::rendering_server::{ArrayType, PrimitiveType};
+use godot::classes::{PhysicsServer3D, RenderingServer};
+use godot::prelude::*;
+use ridgeline_core::mesh::{ChunkCollision, ChunkMesh};
+
+/// The terrain shader source, embedded at build time.
+pub const TERRAIN_SHADER: &str = include_str!("../../../shaders/terrain.gdshader");
+
+/// Where and how the chunks are shown.
+#[derive(Clone, Copy)]
+pub struct Placement {
+    /// The node's global transform.
+    pub transform: Transform3D,
+    /// RenderingServer scenario of the node's world.
+    pub scenario: Rid,
+    /// Physics space of the node's world.
+    pub space: Rid,
+    /// `lod_bias` for every instance.
+    pub lod_bias: f32,
+    /// Whether the node is visible.
+    pub visible: bool,
+    /// Collision layer and mask.
+    pub collision: (u32, u32),
+    /// The node's instance id (reported by physics queries as the collider).
+    pub owner_id: i64,
+}
+
+/// RIDs of one terrain's chunks.
+#[derive(Default)]
+pub struct ChunkResources {
+    shader: Option<Rid>,
+    material: Option<Rid>,
+    meshes: Vec<Rid>,
+    instances: Vec<(Rid, Transform3D)>,
+    bodies: Vec<Rid>,
+    shapes: Vec<Rid>,
+}
+
+fn chunk_offset(m: &ChunkMesh) -> Transform3D {
+    Transform3D::new(Basis::IDENTITY, Vector3::new(m.origin[0], 0.0, m.origin[1]))
+}
+
+impl ChunkResources {
+    /// Creates every chunk's mesh, instance, body and shape.
+    pub fn build(prepared: &Prepared, place: &Placement, surface_blending: bool) -> Self {
+        let mut rs = RenderingServer::singleton();
+        let shader = rs.shader_create();
+        rs.shader_set_code(shader, TERRAIN_SHADER);
+        let material = rs.material_create();
+        rs.material_set_shader(material, shader);
+        let [lo, hi] = prepared.field.height_range();
+        let c = prepared.biome_color;
+        rs.material_set_param(
+            material,
+            "biome_color",
+            &Color::from_rgba(c[0], c[1], c[2], c[3]).to_variant(),
+        );
+        rs.material_set_param(material, "min_height", &lo.to_variant());
+        rs.material_set_param(material, "max_height", &hi.to_variant());
+        rs.material_set_param(material, "surface_blending", &surface_blending.to_variant());
+        let mut out = ChunkResources {
+            shader: Some(shader),
+            material: Some(material),
+            meshes: Vec::new(),
+            instances: Vec::new(),
+            bodies: Vec::new(),
+            shapes: Vec::new(),
+        };
+        for m in &prepared.meshes {
+            let mesh = rs.mesh_create();
+            let arrays = mesh_arrays(m);
+            let mut lods = VarDictionary::new();
+            for (k, lod) in m.lods.iter().enumerate().skip(1) {
+                // Godot picks a level by its edge length (world units): our measured error.
+                let key = lod.error.max(1e-5 * k as f32);
+                lods.set(
+                    key,
+                    &PackedInt32Array::from_iter(lod.indices.iter().map(|&i| i as i32))
+                        .to_variant(),
+                );
+            }
+            rs.mesh_add_surface_from_arrays_ex(mesh, PrimitiveType::TRIANGLES, &arrays)
+                .lods(&lods)
+                .done();
+            rs.mesh_surface_set_material(mesh, 0, material);
+            let instance = rs.instance_create2(mesh, place.scenario);
+            let local = chunk_offset(m);
+            rs.instance_set_transform(instance, place.transform * local);
+            rs.instance_geometry_set_lod_bias(instance, place.lod_bias);
+            rs.instance_set_visible(instance, place.visible);
+            out.meshes.push(mesh);
+            out.instances.push((instance, local));
+        }
+        let mut ps = PhysicsServer3D::singleton();
+        let grid = *prepared.field.grid();
+        let [dx, dz] = grid.spacing();
+        for (m, col) in prepared.meshes.iter().zip(&prepared.collisions) {
+            let body = ps.body_create();
+            ps.body_set_mode(body, BodyMode::STATIC);
+            let (shape, shape_xform) = match col {
+                ChunkCollision::HeightMap { samples, heights } => {
+                    let shape = ps.heightmap_shape_create();
+                    let (hmin, hmax) = heights
+                        .iter()
+                        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| {
+                            (a.min(h), b.max(h))
+                        });
+                    let mut data = VarDictionary::new();
+                    data.set("width", *samples as i64);
+                    data.set("depth", *samples as i64);
+                    data.set(
+                        "heights",
+                        &PackedFloat32Array::from(heights.as_slice()).to_variant(),
+                    );
+                    data.set("min_height", hmin);
+                    data.set("max_height", hmax);
+                    ps.shape_set_data(shape, &data.to_variant());
+                    // HeightMapShape3D is centred on its grid with one unit per sample.
+                    let cells = (*samples - 1) as f32;
+                    let xform = Transform3D::new(
+                        Basis::from_scale(Vector3::new(dx, 1.0, dz)),
+                        Vector3::new(
+                            m.origin[0] + cells * dx * 0.5,
+                            0.0,
+                            m.origin[1] + cells * dz * 0.5,
+                        ),
+                    );
+                    (shape, xform)
+                }
+                ChunkCollision::Triangles { vertices } => {
+                    let shape = ps.concave_polygon_shape_create();
+                    let faces = PackedVector3Array::from_iter(
+                        vertices.iter().map(|v| Vector3::new(v[0], v[1], v[2])),
+                    );
+                    let mut data = VarDictionary::new();
+                    data.set("faces", &faces.to_variant());
+                    data.set("backface_collision", true);
+                    ps.shape_set_data(shape, &data.to_variant());
+                    (shape, chunk_offset(m))
+                }
+            };
+            ps.body_add_shape_ex(body, shape)
+                .transform(shape_xform)
+                .done();
+            ps.body_set_collision_layer(body, place.collision.0);
+            ps.body_set_collision_mask(body, place.collision.1);
+            ps.body_attach_object_instance_id(body, place.owner_id as u64);
+            ps.body_set_state(body, BodyState::TRANSFORM, &place.transform.to_variant());
+            ps.body_set_space(body, place.space);
+            out.bodies.push(body);
+            out.shapes.push(shape);
+        }
+        out
+    }
+
+    /// Moves every instance and body with the node.
+    pub fn set_transform(&self, transform: Transform3D) {
+        let mut rs = RenderingServer::singleton();
+        for (inst, local) in &self.instances {
+            rs.instance_set_transform(*inst, transform * *local);
+        }
+        let mut ps = PhysicsServer3D::singleton();
+        for body in &self.bodies {
+            ps.body_set_state(*body, BodyState::TRANSFORM, &transform.to_variant());
+        }
+    }
+
+    /// Applies a new LOD bias to every instance.
+    pub fn set_lod_bias(&self, bias: f32) {
+        let mut rs = RenderingServer::singleton();
+        for (inst, _) in &self.instances {
+            rs.instance_geometry_set_lod_bias(*inst, bias);
+        }
+    }
+
+    /// Shows or hides every instance.
+    pub fn set_visible(&self, visible: bool) {
+        let mut rs = RenderingServer::singleton();
+        for (inst, _) in &self.instances {
+            rs.instance_set_visible(*inst, visible);
+        }
+    }
+
+    /// Updates collision layer and mask.
+    pub fn set_collision(&self, layer: u32, mask: u32) {
+        let mut ps = PhysicsServer3D::singleton();
+        for body in &self.bodies {
+            ps.body_set_collision_layer(*body, layer);
+            ps.body_set_collision_mask(*body, mask);
+        }
+    }
+
+    /// Sets the shader's surface-blending switch.
+    pub fn set_surface_blending(&self, on: bool) {
+        if let Some(material) = self.material {
+            RenderingServer::singleton().material_set_param(
+                material,
+                "surface_blending",
+                &on.to_variant(),
+            );
+        }
+    }
+
+    /// Number of chunk instances.
+    pub fn instance_count(&self) -> usize {
+        self.instances.len()
+    }
+
+    /// Frees every RID.
+    pub fn free(&mut self) {
+        if self.shader.is_none() && self.instances.is_empty() && self.bodies.is_empty() {
+            return;
+        }
+        let mut rs = RenderingServer::singleton();
+        for (inst, _) in self.instances.drain(..) {
+            rs.free_rid(inst);
+        }
+        for mesh in self.meshes.drain(..) {
+            rs.free_rid(mesh);
+        }
+        if let Some(m) = self.material.take() {
+            rs.free_rid(m);
+        }
+        if let Some(s) = self.shader.take() {
+            rs.free_rid(s);
+        }
+        let mut ps = PhysicsServer3D::singleton();
+        for body in self.bodies.drain(..) {
+            ps.free_rid(body);
+        }
+        for shape in self.shapes.drain(..) {
+            ps.free_rid(shape);
+        }
+    }
+}
+
+fn mesh_arrays(m: &ChunkMesh) -> VarArray {
+    let mut arrays = VarArray::new();
+    arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
+    let verts =
+        PackedVector3Array::from_iter(m.positions.iter().map(|p| Vector3::new(p[0], p[1], p[2])));
+    let normals =
+        PackedVector3Array::from_iter(m.normals.iter().map(|n| Vector3::new(n[0], n[1], n[2])));
+    let uvs = PackedVector2Array::from_iter(m.uvs.iter().map(|t| Vector2::new(t[0], t[1])));
+    let indices = PackedInt32Array::from_iter(m.lods[0].indices.iter().map(|&i| i as i32));
+    arrays.set(ArrayType::VERTEX.ord() as usize, &verts.to_variant());
+    arrays.set(ArrayType::NORMAL.ord() as usize, &normals.to_variant());
+    arrays.set(ArrayType::TEX_UV.ord() as usize, &uvs.to_variant());
+    arrays.set(ArrayType::INDEX.ord() as usize, &indices.to_variant());
+    arrays
+}
+
+impl Drop for ChunkResources {
+    /// Servers outlive nodes, so RIDs still held when the node is destroyed are freed here.
+    fn drop(&mut self) {
+        self.free();
+    }
+}

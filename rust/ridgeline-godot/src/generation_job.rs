@@ -1,0 +1,164 @@
+//! Background generation: runs the core on a Rust thread with owned data. The main thread polls
+//! progress and the result; no engine call happens off the main thread, and a panic in the job
+//! becomes an error message instead of crossing into Godot.
+
+use ridgeline_core::generate::generate;
+use ridgeline_core::graph::eval::GraphCache;
+use ridgeline_core::heightfield::Heightfield;
+use ridgeline_core::mesh::{self, ChunkCollision, ChunkMesh};
+use ridgeline_core::nodes::Quality;
+use ridgeline_core::recipe::Recipe;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError, channel};
+use std::sync::{Arc, Mutex};
+
+/// Everything the node needs to show and query a terrain.
+pub struct Prepared {
+    /// The surface.
+    pub field: Arc<Heightfield>,
+    /// Chunk meshes, row-major over chunks.
+    pub meshes: Vec<ChunkMesh>,
+    /// Chunk collision data, same order.
+    pub collisions: Vec<ChunkCollision>,
+    /// The default biome (until the biome stage assigns per-cell biomes).
+    pub default_biome: String,
+    /// Default biome colour.
+    pub biome_color: [f32; 4],
+}
+
+/// What the poll found.
+pub enum Poll {
+    /// Still running; the latest progress if it changed.
+    Running(Option<(f32, String)>),
+    /// Finished.
+    Done(Result<Prepared, String>),
+}
+
+/// A running generation.
+pub struct GenerationJob {
+    cancel: Arc<AtomicBool>,
+    progress: Arc<Mutex<(f32, String, bool)>>,
+    result: Receiver<Result<Prepared, String>>,
+}
+
+impl GenerationJob {
+    /// Starts generating `recipe` on a new thread. `cache` is moved into the job and handed
+    /// back through `cache_out` when it finishes.
+    pub fn start(recipe: Recipe, cache: Arc<Mutex<GraphCache>>) -> Self {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let progress = Arc::new(Mutex::new((0.0f32, String::from("starting"), true)));
+        let (tx, rx) = channel();
+        let (c, p) = (cancel.clone(), progress.clone());
+        std::thread::spawn(move || {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                prepare(&recipe, &cache, &p, &c)
+            }));
+            let result = match run {
+                Ok(r) => r,
+                Err(panic) => Err(format!(
+                    "internal error during generation: {}",
+                    panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "panic".into())
+                )),
+            };
+            let _ = tx.send(result);
+        });
+        Self {
+            cancel,
+            progress,
+            result: rx,
+        }
+    }
+
+    /// Asks the job to stop; it finishes with an error soon after.
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Checks for progress or the result without blocking.
+    pub fn poll(&self) -> Poll {
+        match self.result.try_recv() {
+            Ok(r) => Poll::Done(r),
+            Err(TryRecvError::Disconnected) => {
+                Poll::Done(Err("the generation thread stopped unexpectedly".into()))
+            }
+            Err(TryRecvError::Empty) => {
+                let mut p = self.progress.lock().unwrap_or_else(|e| e.into_inner());
+                if p.2 {
+                    p.2 = false;
+                    Poll::Running(Some((p.0, p.1.clone())))
+                } else {
+                    Poll::Running(None)
+                }
+            }
+        }
+    }
+
+    /// Blocks until the job finishes.
+    pub fn wait(self) -> Result<Prepared, String> {
+        self.result
+            .recv()
+            .unwrap_or_else(|_| Err("the generation thread stopped unexpectedly".into()))
+    }
+}
+
+fn prepare(
+    recipe: &Recipe,
+    cache: &Mutex<GraphCache>,
+    progress: &Mutex<(f32, String, bool)>,
+    cancel: &AtomicBool,
+) -> Result<Prepared, String> {
+    let report = |f: f32, stage: &str| {
+        let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+        *p = (f, stage.to_string(), true);
+    };
+    let generated = {
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        generate(
+            recipe,
+            Quality::Final,
+            &mut cache,
+            &|f, s| report(0.8 * f, s),
+            cancel,
+        )
+        .map_err(|e| match e {
+            ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
+            other => other.to_string(),
+        })?
+    };
+    report(0.85, "meshing chunks");
+    let field = generated.heightfield;
+    let meshes = mesh::build_all(&field);
+    if cancel.load(Ordering::Relaxed) {
+        return Err("generation cancelled".into());
+    }
+    report(0.95, "collision data");
+    let [nx, nz] = field.grid().chunks();
+    let collisions = (0..nx * nz)
+        .map(|i| mesh::chunk_collision(&field, i % nx, i / nx))
+        .collect();
+    let biome = recipe.default_biome.clone();
+    let color = recipe
+        .biomes
+        .get(&biome)
+        .map(|b| b.color.map(|c| c as f32))
+        .unwrap_or([0.45, 0.5, 0.35, 1.0]);
+    report(1.0, "done");
+    Ok(Prepared {
+        field: Arc::new(field),
+        meshes,
+        collisions,
+        default_biome: biome,
+        biome_color: color,
+    })
+}
+
+impl Drop for GenerationJob {
+    /// A job dropped with its node stops working.
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}

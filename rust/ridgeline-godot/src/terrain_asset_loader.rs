@@ -1,0 +1,67 @@
+//! Loads `*.terrain.json` files as [`TerrainAsset`] resources.
+
+use crate::terrain_asset::TerrainAsset;
+use godot::classes::{FileAccess, IResourceFormatLoader, ResourceFormatLoader};
+use godot::global::Error as GdError;
+use godot::prelude::*;
+use ridgeline_core::recipe::Document;
+
+/// Recognises `*.terrain.json` (and only those: other `.json` files are left to Godot) and
+/// loads them as `TerrainAsset`. Registered at the front of the loader list by the extension.
+#[derive(GodotClass)]
+#[class(tool, init, base = ResourceFormatLoader)]
+pub struct TerrainAssetLoader {
+    base: Base<ResourceFormatLoader>,
+}
+
+fn is_terrain_path(path: &str) -> bool {
+    path.to_ascii_lowercase().ends_with(".terrain.json")
+}
+
+#[godot_api]
+impl IResourceFormatLoader for TerrainAssetLoader {
+    fn get_recognized_extensions(&self) -> PackedStringArray {
+        PackedStringArray::from(&[GString::from("json")])
+    }
+
+    fn recognize_path(&self, path: GString, _type: StringName) -> bool {
+        is_terrain_path(&path.to_string())
+    }
+
+    fn handles_type(&self, type_: StringName) -> bool {
+        type_ == StringName::from("TerrainAsset") || type_ == StringName::from("Resource")
+    }
+
+    fn get_resource_type(&self, path: GString) -> GString {
+        if is_terrain_path(&path.to_string()) {
+            GString::from("TerrainAsset")
+        } else {
+            GString::new()
+        }
+    }
+
+    fn load(
+        &self,
+        path: GString,
+        _original_path: GString,
+        _use_sub_threads: bool,
+        _cache_mode: i32,
+    ) -> Variant {
+        let text = FileAccess::get_file_as_string(&path);
+        if text.is_empty() && !FileAccess::file_exists(&path) {
+            godot_error!("{path}: cannot open the file");
+            return (GdError::ERR_FILE_CANT_OPEN.ord() as i64).to_variant();
+        }
+        match Document::parse(&text.to_string(), &path.to_string()) {
+            Ok(doc) => {
+                let mut asset = TerrainAsset::new_gd();
+                asset.bind_mut().set_document(doc);
+                asset.to_variant()
+            }
+            Err(e) => {
+                godot_error!("{e}");
+                (GdError::ERR_PARSE_ERROR.ord() as i64).to_variant()
+            }
+        }
+    }
+}
