@@ -1,28 +1,87 @@
 extends Node3D
-## Ridgeline demo scene.
+## Ridgeline demo: a generated valley landscape. When the terrain has generated, balls are
+## dropped onto it (physics uses the terrain's collision) and the HUD shows a height query.
 ##
 ## With the user argument [code]--screenshot=PATH[/code] (as `cargo xtask demo` passes when there
-## is no display) it renders a few frames, saves the viewport to PATH as PNG and quits.
+## is no display) it waits for generation, lets the balls fall, saves the viewport to PATH as PNG
+## and quits.
 
-@onready var terrain: Node3D = $Terrain3D
+@onready var terrain: Terrain3D = $Terrain3D
 @onready var info: Label = $HUD/Info
+@onready var camera: Camera3D = $Camera3D
+
+var screenshot_path := ""
 
 
 func _ready() -> void:
-	info.text = "Ridgeline %s — Terrain3D loaded" % terrain.call("get_generator_version")
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--screenshot="):
-			_save_screenshot.call_deferred(arg.trim_prefix("--screenshot="))
+			screenshot_path = arg.trim_prefix("--screenshot=")
+	info.text = "Ridgeline %s — generating…" % terrain.get_generator_version()
+	terrain.generation_progress.connect(_on_progress)
+	terrain.generation_finished.connect(_on_generated)
+	if not terrain.is_generating() and terrain.get_size() != Vector2.ZERO:
+		_on_generated(true, "ready")
 
 
-func _save_screenshot(path: String) -> void:
-	for i in 10:
+func _on_progress(fraction: float, stage: String) -> void:
+	info.text = "Ridgeline — generating %d%% (%s)" % [int(fraction * 100.0), stage]
+
+
+func _on_generated(ok: bool, message: String) -> void:
+	if not ok:
+		info.text = "Generation failed: %s" % message
+		push_error(message)
+		if screenshot_path != "":
+			get_tree().quit(1)
+		return
+	var size := terrain.get_size()
+	var centre := Vector3(size.x * 0.5, 0, size.y * 0.5)
+	var h := terrain.get_height(centre)
+	info.text = "Ridgeline %s — %d×%d m terrain, height at centre %.1f m" % [terrain.get_generator_version(), size.x, size.y, h]
+	camera.position = Vector3(0.02 * size.x, 0.55 * maxf(size.x, size.y), -0.12 * size.y)
+	camera.look_at(Vector3(size.x * 0.5, h, size.y * 0.45))
+	_drop_balls(size)
+	if screenshot_path != "":
+		_save_screenshot.call_deferred()
+
+
+func _drop_balls(size: Vector2) -> void:
+	var rng := RandomNumberGenerator.new()
+	rng.seed = 3
+	var mesh := SphereMesh.new()
+	mesh.radius = 6.0
+	mesh.height = 12.0
+	var material := StandardMaterial3D.new()
+	material.albedo_color = Color(0.9, 0.25, 0.2)
+	mesh.material = material
+	var shape := SphereShape3D.new()
+	shape.radius = 6.0
+	for i in 12:
+		var body := RigidBody3D.new()
+		var x := rng.randf_range(size.x * 0.3, size.x * 0.7)
+		var z := rng.randf_range(size.y * 0.3, size.y * 0.7)
+		body.position = Vector3(x, terrain.get_height(Vector3(x, 0, z)) + 60.0 + i * 5.0, z)
+		var visual := MeshInstance3D.new()
+		visual.mesh = mesh
+		var collider := CollisionShape3D.new()
+		collider.shape = shape
+		body.add_child(visual)
+		body.add_child(collider)
+		add_child(body)
+
+
+func _save_screenshot() -> void:
+	# Let the balls fall and land, then render.
+	for i in 90:
+		await get_tree().physics_frame
+	for i in 5:
 		await get_tree().process_frame
 	await RenderingServer.frame_post_draw
 	var image := get_viewport().get_texture().get_image()
-	var err := image.save_png(path)
+	var err := image.save_png(screenshot_path)
 	if err != OK:
-		push_error("could not save the screenshot to %s (error %d)" % [path, err])
+		push_error("could not save the screenshot to %s (error %d)" % [screenshot_path, err])
 	else:
-		print("saved screenshot %s" % path)
+		print("saved screenshot %s" % screenshot_path)
 	get_tree().quit(0 if err == OK else 1)

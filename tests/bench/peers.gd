@@ -10,6 +10,10 @@ func _median(samples: Array) -> float:
 
 
 func _initialize() -> void:
+	_run.call_deferred()
+
+
+func _run() -> void:
 	var quick := OS.get_cmdline_user_args().has("--quick")
 	var reps := 3 if quick else 7
 	# noise_fbm8_1025: FastNoiseLite Perlin fBm, 8 octaves, frequency 1/256, a 1025² image —
@@ -31,4 +35,89 @@ func _initialize() -> void:
 			quit(1)
 			return
 	print("peer noise_fbm8_1025 %.3f" % _median(times))
+	await _bench_terrain_queries(reps)
 	quit(0)
+
+
+## A 1 km terrain (1025² samples, 64-cell chunks) with about 40 m of relief.
+func _make_terrain() -> Terrain3D:
+	var terrain := Terrain3D.new()
+	terrain.recipe = JSON.stringify({
+		"size": [1024, 1024], "resolution": [1024, 1024], "seed": 3, "chunk_cells": 64,
+		"landforms": {"hills": {"base_height": 0, "height_variation": 40, "feature_size": 300,
+			"roughness": 0.5, "octaves": 6}},
+		"default_landform": "hills"})
+	root.add_child(terrain)
+	terrain.wait_for_generation()
+	return terrain
+
+
+func _bench_terrain_queries(reps: int) -> void:
+	var terrain := _make_terrain()
+	await physics_frame
+	await physics_frame
+	var rng := RandomNumberGenerator.new()
+	rng.seed = 5
+	var n := 20000
+	var points := PackedVector3Array()
+	for i in n:
+		points.append(Vector3(rng.randf() * 1024.0, 0.0, rng.randf() * 1024.0))
+	# godot_get_height_call: one get_height call from GDScript vs an (almost) empty extension
+	# call on the same object, per call.
+	var ours := []
+	var peer := []
+	for r in reps:
+		var start := Time.get_ticks_usec()
+		var acc := 0.0
+		for p in points:
+			acc += terrain.get_height(p)
+		ours.append(float(Time.get_ticks_usec() - start) / n)
+		start = Time.get_ticks_usec()
+		var count := 0
+		for p in points:
+			count += terrain.get_chunk_instance_count()
+		peer.append(float(Time.get_ticks_usec() - start) / n)
+	var o: float = _median(ours)
+	var pe: float = _median(peer)
+	print("bench godot_get_height_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [o, pe, pe / o])
+	var batch := []
+	for r in reps:
+		var start := Time.get_ticks_usec()
+		var heights := terrain.get_heights(points)
+		batch.append(float(Time.get_ticks_usec() - start) * 1000.0 / n)
+		if heights.size() != n:
+			push_error("get_heights returned %d values" % heights.size())
+	print("bench godot_get_heights_batch ours=%.3f peer=- ratio=- unit=ns" % _median(batch))
+	# godot_raycast: long slanted rays across the map, Terrain3D.raycast vs
+	# PhysicsDirectSpaceState3D.intersect_ray against the terrain's own HeightMapShape3D bodies.
+	var space := terrain.get_world_3d().direct_space_state
+	var rays := []
+	for i in 2000:
+		var from := Vector3(rng.randf() * 1024.0, 50.0, 0.0)
+		var dir := Vector3(rng.randf() - 0.5, -40.0 / (600.0 + rng.randf() * 600.0), 1.0).normalized()
+		rays.append([from, dir])
+	var ours_ray := []
+	var peer_ray := []
+	var hits_ours := 0
+	var hits_peer := 0
+	for r in reps:
+		hits_ours = 0
+		var start := Time.get_ticks_usec()
+		for ray in rays:
+			if not terrain.raycast(ray[0], ray[1], 2000.0).is_empty():
+				hits_ours += 1
+		ours_ray.append(float(Time.get_ticks_usec() - start) / rays.size())
+		hits_peer = 0
+		start = Time.get_ticks_usec()
+		for ray in rays:
+			var q := PhysicsRayQueryParameters3D.create(ray[0], ray[0] + ray[1] * 2000.0)
+			if not space.intersect_ray(q).is_empty():
+				hits_peer += 1
+		peer_ray.append(float(Time.get_ticks_usec() - start) / rays.size())
+	if absi(hits_ours - hits_peer) > rays.size() / 50:
+		push_error("raycast bench: ours hit %d rays, physics %d" % [hits_ours, hits_peer])
+	var orr: float = _median(ours_ray)
+	var pr: float = _median(peer_ray)
+	print("bench godot_raycast ours=%.3f peer=%.3f ratio=%.2f unit=us" % [orr, pr, pr / orr])
+	terrain.queue_free()
+	await process_frame

@@ -9,7 +9,8 @@
 //! Triangles are wound clockwise seen from above, Godot's front-face convention. Hole cells have
 //! no triangles at any level: a coarse cell that covers a hole falls back to the full-detail
 //! triangles of its non-hole cells. Skirts face outwards and are deep enough to cover the crack
-//! between any two levels of neighbouring chunks (twice the largest edge error, plus a margin).
+//! between any two levels of neighbouring chunks (twice the largest edge error, plus a margin);
+//! edges on the terrain's outer border have no neighbour and get no skirt.
 
 use crate::grid::{ChunkRange, Grid};
 use crate::heightfield::Heightfield;
@@ -210,8 +211,14 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
             uvs.push(uvs[i]);
         }
     }
+    // Edges on the terrain's border have no neighbour, so no crack to hide: no skirt there.
+    let [ncx, ncz] = grid.chunks();
+    let has_neighbour = [cz > 0, cz + 1 < ncz, cx > 0, cx + 1 < ncx];
     for lod in &mut lods {
         for (e, (samples, outward)) in edges.iter().enumerate() {
+            if !has_neighbour[e] {
+                continue;
+            }
             let n = samples.len() as u32 - 1;
             let picks = level_samples(n, lod.step);
             for pair in picks.windows(2) {

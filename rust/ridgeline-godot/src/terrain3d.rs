@@ -222,6 +222,13 @@ impl Terrain3D {
         GString::from(self.last_error.as_str())
     }
 
+    /// Version of the Ridgeline generator this extension was built with (part of every cache
+    /// key and payload header).
+    #[func]
+    pub fn get_generator_version() -> GString {
+        GString::from(ridgeline_core::GENERATOR_VERSION)
+    }
+
     /// Terrain size in terrain-local units (X, Z); zero before the first generation.
     #[func]
     pub fn get_size(&self) -> Vector2 {
