@@ -75,7 +75,7 @@ pub fn run(file: &Path, out: &Path, quality: QualityArg) -> Result<(), String> {
         "preview_png": "preview.png",
         "total_ms": total_ms,
         "nodes": generated.nodes.iter().map(|n| json!({
-            "id": n.id, "type": n.type_id, "time_ms": n.time_ms, "reused": n.reused
+            "id": n.id, "type": n.type_id, "time_ms": n.time_ms, "reused": n.reused, "details": n.details
         })).collect::<Vec<_>>(),
         "diagnostics": [],
     });

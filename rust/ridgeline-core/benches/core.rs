@@ -227,6 +227,54 @@ fn bench_graph_example(b: &Bench) {
     line("graph_example_1025", secs * 1e3, None, "ms");
 }
 
+fn bench_drainage(b: &Bench, field: &Heightfield) {
+    use ridgeline_core::grid::Field;
+    use ridgeline_core::hydrology::Drainage;
+    let [w, h] = field.grid().samples();
+    let src = Field::from_vec(w, h, field.heights().to_vec()).expect("field");
+    let mut basins = 0;
+    let secs = b.median(|| {
+        let d = Drainage::compute(*field.grid(), &src);
+        basins = d.basins.len();
+        black_box(d);
+    });
+    let cells = (w * h) as f64;
+    line("drainage_1025", secs * 1e3, None, "ms");
+    eprintln!(
+        "drainage_1025: {:.1} M cells/s, {basins} basins",
+        cells / secs / 1e6
+    );
+}
+
+fn bench_erosion(b: &Bench, field: &Heightfield) {
+    use ridgeline_core::grid::Field;
+    use ridgeline_core::hydrology::erosion::{ErosionParams, erode};
+    use ridgeline_core::nodes::Quality;
+    let [w, h] = field.grid().samples();
+    let src = Field::from_vec(w, h, field.heights().to_vec()).expect("field");
+    // About one droplet per cell, thermal included (Final).
+    let params = ErosionParams {
+        iterations: 1_000_000,
+        ..Default::default()
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let mut eroded = 0.0;
+    let fin = b.median(|| {
+        let e = erode(field.grid(), &src, &params, Quality::Final, 7, &never).expect("erosion");
+        eroded = e.ledger.eroded;
+        black_box(e);
+    });
+    assert!(eroded > 0.0, "erosion must move material");
+    let pre = b.median(|| {
+        black_box(
+            erode(field.grid(), &src, &params, Quality::Preview, 7, &never).expect("erosion"),
+        );
+    });
+    line("erosion_final_1025", fin * 1e3, None, "ms");
+    line("erosion_preview_1025", pre * 1e3, None, "ms");
+    eprintln!("erosion_preview_1025 is {:.1}% of Final", 100.0 * pre / fin);
+}
+
 fn peer_value(peers: &[(String, f64)], id: &str) -> Option<f64> {
     peers.iter().find(|(k, _)| k == id).map(|(_, v)| *v)
 }
@@ -258,4 +306,10 @@ fn main() {
     bench_memory();
     bench_noise(&b, &peers);
     bench_graph_example(&b);
+    let single = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    single.install(|| bench_drainage(&b, &field));
+    bench_erosion(&b, &field);
 }

@@ -10,6 +10,7 @@ pub mod generate;
 pub mod graph;
 pub mod grid;
 pub mod heightfield;
+pub mod hydrology;
 pub mod mesh;
 pub mod nodes;
 pub mod noise;

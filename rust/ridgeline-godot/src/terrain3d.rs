@@ -304,7 +304,11 @@ impl Terrain3D {
     pub fn raycast(&self, from: Vector3, direction: Vector3, max_distance: f32) -> VarDictionary {
         let mut out = VarDictionary::new();
         let Some(p) = &self.prepared else { return out };
-        if !direction.is_finite() || direction.length_squared() == 0.0 || !(max_distance > 0.0) {
+        if !direction.is_finite()
+            || direction.length_squared() == 0.0
+            || max_distance.is_nan()
+            || max_distance <= 0.0
+        {
             return out;
         }
         let xf = self.base().get_global_transform();

@@ -29,7 +29,7 @@ impl IResourceFormatLoader for TerrainAssetLoader {
     }
 
     fn handles_type(&self, type_: StringName) -> bool {
-        type_ == StringName::from("TerrainAsset") || type_ == StringName::from("Resource")
+        type_ == "TerrainAsset" || type_ == "Resource"
     }
 
     fn get_resource_type(&self, path: GString) -> GString {

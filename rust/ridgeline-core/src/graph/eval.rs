@@ -27,12 +27,14 @@ pub struct NodeReport {
     pub time_ms: f64,
     /// True when the result came from the cache.
     pub reused: bool,
+    /// Node-specific details (erosion's ledger, drainage's basins, …).
+    pub details: Option<serde_json::Value>,
 }
 
 /// Results kept between runs, keyed by content hash.
 #[derive(Default, Debug)]
 pub struct GraphCache {
-    entries: HashMap<u64, Arc<Vec<PinValue>>>,
+    entries: HashMap<u64, Arc<Cached>>,
 }
 
 impl GraphCache {
@@ -44,6 +46,13 @@ impl GraphCache {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+}
+
+/// A cached node result.
+#[derive(Debug)]
+struct Cached {
+    values: Vec<PinValue>,
+    details: Option<serde_json::Value>,
 }
 
 /// The output of a graph run.
@@ -92,7 +101,7 @@ pub fn evaluate(
         h.finish()
     };
     let mut keys: HashMap<usize, u64> = HashMap::new();
-    let mut values: HashMap<usize, Arc<Vec<PinValue>>> = HashMap::new();
+    let mut values: HashMap<usize, Arc<Cached>> = HashMap::new();
     let mut reports = Vec::new();
     let mut used = HashMap::new();
     let total = order.len().max(1) as f32;
@@ -134,7 +143,7 @@ pub fn evaluate(
                         .position(|p| p.name == src.pin)
                         .ok_or_else(|| Error::invalid(&gn.id, "dangling pin"))?;
                     h.str(spec.name).u64(keys[&j]).u64(out_index as u64);
-                    inputs.push(values[&j].get(out_index).cloned());
+                    inputs.push(values[&j].values.get(out_index).cloned());
                 }
                 None => {
                     h.str(spec.name).str("-");
@@ -149,26 +158,31 @@ pub fn evaluate(
             None => {
                 let t = Instant::now();
                 let refs: Vec<Option<&PinValue>> = inputs.iter().map(Option::as_ref).collect();
-                let out = gn
+                let (values, details) = gn
                     .node
-                    .evaluate(&ctx, &refs)
+                    .evaluate_with_details(&ctx, &refs)
                     .map_err(|e| locate(e, &gn.id))?;
-                (Arc::new(out), false, t.elapsed().as_secs_f64() * 1e3)
+                (
+                    Arc::new(Cached { values, details }),
+                    false,
+                    t.elapsed().as_secs_f64() * 1e3,
+                )
             }
         };
         used.insert(key, result.clone());
-        values.insert(i, result);
         reports.push(NodeReport {
             id: gn.id.clone(),
             type_id: gn.node.type_id().to_string(),
             time_ms: ms,
             reused,
+            details: result.details.clone(),
         });
+        values.insert(i, result);
     }
     let out_index = graph
         .find(&graph.output)
         .ok_or_else(|| Error::invalid("graph.output", "names no node"))?;
-    let heightfield = match values.get(&out_index).and_then(|v| v.first()) {
+    let heightfield = match values.get(&out_index).and_then(|v| v.values.first()) {
         Some(PinValue::Heightfield(f)) => f.clone(),
         _ => return Err(Error::invalid("graph.output", "produced no heightfield")),
     };

@@ -5,7 +5,9 @@
 //! saved and what the cache key hashes.
 
 mod comment;
+mod drainage;
 mod elevation_mask;
+mod erosion;
 mod flat_terrain;
 mod height_blend;
 mod height_offset;
@@ -90,6 +92,8 @@ pub enum PinValue {
     Heightfield(Arc<Field<f32>>),
     /// Weights 0..1 on the recipe grid.
     Mask(Arc<Field<f32>>),
+    /// A drainage result (keeps the field it was computed on).
+    Drainage(Arc<crate::hydrology::Drainage>),
 }
 
 impl PinValue {
@@ -98,12 +102,21 @@ impl PinValue {
         match self {
             PinValue::Heightfield(_) => PinKind::Heightfield,
             PinValue::Mask(_) => PinKind::Mask,
+            PinValue::Drainage(_) => PinKind::Drainage,
         }
     }
-    /// The field inside a heightfield or mask value.
+    /// The field inside a heightfield or mask value (a drainage result's source field).
     pub fn field(&self) -> &Field<f32> {
         match self {
             PinValue::Heightfield(f) | PinValue::Mask(f) => f,
+            PinValue::Drainage(d) => &d.source,
+        }
+    }
+    /// The drainage result, for drainage values.
+    pub fn drainage(&self) -> Option<&crate::hydrology::Drainage> {
+        match self {
+            PinValue::Drainage(d) => Some(d),
+            _ => None,
         }
     }
 }
@@ -175,6 +188,14 @@ pub trait NodeImpl: Send + Sync + std::fmt::Debug {
     fn check(&self, _recipe: &Recipe, _path: &str, _d: &mut Diagnostics) {}
     /// Computes the outputs.
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>>;
+    /// Computes the outputs plus optional details for the run report (erosion's ledger, …).
+    fn evaluate_with_details(
+        &self,
+        ctx: &EvalContext,
+        inputs: &Inputs,
+    ) -> Result<(Vec<PinValue>, Option<Value>)> {
+        Ok((self.evaluate(ctx, inputs)?, None))
+    }
     /// Whether Preview quality changes this node's result (cache entries then depend on it).
     fn depends_on_quality(&self) -> bool {
         false
@@ -231,6 +252,8 @@ pub fn parse_node(
         "height_blend" => Box::new(height_blend::HeightBlend::parse(params, path, d)),
         "height_offset" => Box::new(height_offset::HeightOffset::parse(params, path, d)),
         "comment" => Box::new(comment::Comment::parse(params, path, d)),
+        "drainage" => Box::new(drainage::DrainageNode::parse(params, path, d)),
+        "erosion" => Box::new(erosion::Erosion::parse(params, path, d)),
         "terrain_output" => Box::new(terrain_output::TerrainOutput::parse(params, path, d)),
         other => {
             let known: Vec<_> = REGISTRY.iter().map(|(t, _)| *t).collect();

@@ -1,0 +1,6 @@
+//! Hydrology: drainage (priority flood, flow, basins) and erosion.
+
+pub mod drainage;
+pub mod erosion;
+
+pub use drainage::{Basin, Drainage};
