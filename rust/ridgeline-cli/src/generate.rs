@@ -57,7 +57,8 @@ pub fn run(file: &Path, out: &Path, quality: QualityArg) -> Result<(), String> {
         .flat_map(|v| v.to_le_bytes())
         .collect();
     write_atomic(&out.join("heights.f32"), &raw)?;
-    let rgb = preview::hillshade_rgb(field);
+    let mut rgb = preview::hillshade_rgb(field);
+    preview::draw_water(&mut rgb, field, &generated.water);
     let pre = preview::encode_rgb_png(w, h, &rgb).map_err(|e| e.to_string())?;
     write_atomic(&out.join("preview.png"), &pre)?;
     let report = json!({
@@ -77,7 +78,11 @@ pub fn run(file: &Path, out: &Path, quality: QualityArg) -> Result<(), String> {
         "nodes": generated.nodes.iter().map(|n| json!({
             "id": n.id, "type": n.type_id, "time_ms": n.time_ms, "reused": n.reused, "details": n.details
         })).collect::<Vec<_>>(),
-        "diagnostics": [],
+        "water": generated.water.bodies.iter().map(|b| json!({
+            "id": b.id, "kind": b.kind.name(), "level": b.level, "wet_samples": b.wet_samples,
+            "flow_speed": b.flow_speed, "warnings": b.warnings,
+        })).collect::<Vec<_>>(),
+        "diagnostics": generated.water.bodies.iter().flat_map(|b| b.warnings.clone()).collect::<Vec<_>>(),
     });
     let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
     write_atomic(&out.join("report.json"), text.as_bytes())?;

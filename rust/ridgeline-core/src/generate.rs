@@ -13,6 +13,8 @@ use std::sync::atomic::AtomicBool;
 pub struct Generated {
     /// The prepared surface.
     pub heightfield: Heightfield,
+    /// Published water bodies (empty when the graph publishes none).
+    pub water: std::sync::Arc<crate::hydrology::water::WaterSet>,
     /// Per-node timings and reuse.
     pub nodes: Vec<NodeReport>,
     /// Quality it ran at.
@@ -42,6 +44,7 @@ pub fn generate(
     let heightfield = Heightfield::new(grid, heights, None)?;
     Ok(Generated {
         heightfield,
+        water: out.water,
         nodes: out.nodes,
         quality,
     })

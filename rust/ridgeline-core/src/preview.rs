@@ -47,6 +47,27 @@ pub fn hillshade_rgb(field: &Heightfield) -> Vec<u8> {
     out
 }
 
+/// Draws water over a preview: shallow-to-deep colour by depth, blended by the body's opacity.
+pub fn draw_water(rgb: &mut [u8], field: &Heightfield, water: &crate::hydrology::water::WaterSet) {
+    for (i, &owner) in water.owner.iter().enumerate() {
+        if owner == 0 {
+            continue;
+        }
+        let body = &water.bodies[owner as usize - 1];
+        let a = &body.appearance;
+        let depth = (water.surface[i] - field.heights()[i]).max(0.0);
+        let k = 1.0 - (-depth / a.absorption_distance).exp();
+        let c =
+            [0, 1, 2, 3].map(|j| a.shallow_color[j] + (a.deep_color[j] - a.shallow_color[j]) * k);
+        let alpha = c[3].clamp(0.3, 1.0);
+        for ch in 0..3 {
+            let base = rgb[i * 3 + ch] as f32 / 255.0;
+            rgb[i * 3 + ch] =
+                ((base * (1.0 - alpha) + c[ch] * alpha).clamp(0.0, 1.0) * 255.0).round() as u8;
+        }
+    }
+}
+
 /// Encodes RGB8 pixels as PNG.
 pub fn encode_rgb_png(width: usize, height: usize, rgb: &[u8]) -> Result<Vec<u8>> {
     let mut buf = Vec::new();

@@ -60,6 +60,8 @@ struct Cached {
 pub struct EvalOutput {
     /// The published heightfield.
     pub heightfield: Arc<Field<f32>>,
+    /// The published water (empty when none is connected).
+    pub water: Arc<crate::hydrology::water::WaterSet>,
     /// Per-node reports in evaluation order.
     pub nodes: Vec<NodeReport>,
 }
@@ -82,11 +84,12 @@ pub fn evaluate(
 ) -> Result<EvalOutput> {
     graph.check_ready("graph")?;
     let grid = recipe.grid()?;
-    let ctx = EvalContext {
+    let base_ctx = EvalContext {
         grid,
         recipe,
         quality,
         cancel,
+        node_id: "",
     };
     let order = dependency_order(graph)?;
     let landforms_key = {
@@ -106,8 +109,12 @@ pub fn evaluate(
     let mut used = HashMap::new();
     let total = order.len().max(1) as f32;
     for (step, &i) in order.iter().enumerate() {
-        ctx.check_cancel()?;
+        base_ctx.check_cancel()?;
         let gn = &graph.nodes[i];
+        let ctx = EvalContext {
+            node_id: &gn.id,
+            ..base_ctx
+        };
         progress(
             step as f32 / total,
             &format!("{} ({})", gn.id, gn.node.type_id()),
@@ -128,6 +135,9 @@ pub fn evaluate(
         }
         if gn.node.depends_on_quality() {
             h.u64(quality as u64);
+        }
+        if gn.node.depends_on_node_id() {
+            h.str(&gn.id);
         }
         let mut inputs: Vec<Option<PinValue>> = Vec::new();
         for spec in gn.node.inputs() {
@@ -186,6 +196,10 @@ pub fn evaluate(
         Some(PinValue::Heightfield(f)) => f.clone(),
         _ => return Err(Error::invalid("graph.output", "produced no heightfield")),
     };
+    let water = match values.get(&out_index).and_then(|v| v.values.get(1)) {
+        Some(PinValue::Water(w)) => w.clone(),
+        _ => Arc::new(crate::hydrology::water::WaterSet::empty(grid)),
+    };
     if let Some(i) = heightfield.as_slice().iter().position(|h| !h.is_finite()) {
         return Err(Error::invalid(
             "graph",
@@ -198,6 +212,7 @@ pub fn evaluate(
     progress(1.0, "done");
     Ok(EvalOutput {
         heightfield,
+        water,
         nodes: reports,
     })
 }

@@ -2,5 +2,9 @@
 
 pub mod drainage;
 pub mod erosion;
+pub mod water;
 
 pub use drainage::{Basin, Drainage};
+
+#[cfg(test)]
+mod node_tests;

@@ -4,6 +4,7 @@
 //! seeds, recipe landforms, quality). Its canonical parameters (defaults omitted) are what is
 //! saved and what the cache key hashes.
 
+mod basin_water;
 mod comment;
 mod drainage;
 mod elevation_mask;
@@ -18,6 +19,7 @@ mod polygon_mask;
 pub(crate) mod shape_params;
 mod slope_mask;
 mod terrain_output;
+mod water_body;
 
 pub use shape_params::parse_shape;
 
@@ -94,6 +96,8 @@ pub enum PinValue {
     Mask(Arc<Field<f32>>),
     /// A drainage result (keeps the field it was computed on).
     Drainage(Arc<crate::hydrology::Drainage>),
+    /// Water bodies resolved on the grid.
+    Water(Arc<crate::hydrology::water::WaterSet>),
 }
 
 impl PinValue {
@@ -103,6 +107,7 @@ impl PinValue {
             PinValue::Heightfield(_) => PinKind::Heightfield,
             PinValue::Mask(_) => PinKind::Mask,
             PinValue::Drainage(_) => PinKind::Drainage,
+            PinValue::Water(_) => PinKind::Water,
         }
     }
     /// The field inside a heightfield or mask value (a drainage result's source field).
@@ -110,6 +115,14 @@ impl PinValue {
         match self {
             PinValue::Heightfield(f) | PinValue::Mask(f) => f,
             PinValue::Drainage(d) => &d.source,
+            PinValue::Water(_) => unreachable_field(),
+        }
+    }
+    /// The water set, for water values.
+    pub fn water(&self) -> Option<&crate::hydrology::water::WaterSet> {
+        match self {
+            PinValue::Water(w) => Some(w),
+            _ => None,
         }
     }
     /// The drainage result, for drainage values.
@@ -119,6 +132,11 @@ impl PinValue {
             _ => None,
         }
     }
+}
+
+fn unreachable_field() -> &'static Field<f32> {
+    static EMPTY: std::sync::OnceLock<Field<f32>> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(|| Field::filled(0, 0, 0.0))
 }
 
 /// Generation quality: Preview shortens expensive nodes (erosion); graphs without such nodes
@@ -133,6 +151,7 @@ pub enum Quality {
 }
 
 /// What a node sees while evaluating.
+#[derive(Clone, Copy)]
 pub struct EvalContext<'a> {
     /// The recipe grid.
     pub grid: Grid,
@@ -142,6 +161,9 @@ pub struct EvalContext<'a> {
     pub quality: Quality,
     /// Set by the caller to stop work; nodes check it between rows.
     pub cancel: &'a AtomicBool,
+    /// Id of the node being evaluated (nodes whose output uses it say so with
+    /// [`NodeImpl::depends_on_node_id`]).
+    pub node_id: &'a str,
 }
 
 impl EvalContext<'_> {
@@ -200,6 +222,10 @@ pub trait NodeImpl: Send + Sync + std::fmt::Debug {
     fn depends_on_quality(&self) -> bool {
         false
     }
+    /// Whether the node's id appears in its result (stable water body ids).
+    fn depends_on_node_id(&self) -> bool {
+        false
+    }
 }
 
 /// Every registered type id, with a one-line description.
@@ -254,6 +280,8 @@ pub fn parse_node(
         "comment" => Box::new(comment::Comment::parse(params, path, d)),
         "drainage" => Box::new(drainage::DrainageNode::parse(params, path, d)),
         "erosion" => Box::new(erosion::Erosion::parse(params, path, d)),
+        "water_body" => Box::new(water_body::WaterBodyNode::parse(params, path, d)),
+        "basin_water" => Box::new(basin_water::BasinWater::parse(params, path, d)),
         "terrain_output" => Box::new(terrain_output::TerrainOutput::parse(params, path, d)),
         other => {
             let known: Vec<_> = REGISTRY.iter().map(|(t, _)| *t).collect();

@@ -24,7 +24,10 @@ const INPUTS: &[PinSpec] = &[
     optional("water", PinKind::Water),
     optional("instances", PinKind::Instances),
 ];
-const OUTPUTS: &[PinSpec] = &[pin("heightfield", PinKind::Heightfield)];
+const OUTPUTS: &[PinSpec] = &[
+    pin("heightfield", PinKind::Heightfield),
+    pin("water", PinKind::Water),
+];
 
 impl NodeImpl for TerrainOutput {
     fn type_id(&self) -> &'static str {
@@ -39,9 +42,27 @@ impl NodeImpl for TerrainOutput {
     fn params(&self) -> Map<String, Value> {
         Map::new()
     }
-    fn evaluate(&self, _ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
-        input(inputs, 0, "heightfield")?;
-        // Pass the connected value through (shares the same buffer).
-        Ok(inputs[0].cloned().into_iter().collect())
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+        let field = input(inputs, 0, "heightfield")?;
+        // Pass the heightfield through (shares the same buffer).
+        let mut out: Vec<PinValue> = inputs[0].cloned().into_iter().collect();
+        // Water is refreshed on the published ground: if nodes after the water changed it,
+        // coverage follows without carving again.
+        let water = match inputs.get(1).copied().flatten().and_then(PinValue::water) {
+            Some(w) => {
+                if w.grid.samples() != ctx.grid.samples() {
+                    return Err(crate::error::Error::invalid(
+                        "inputs.water",
+                        "connected water must match the output terrain grid",
+                    ));
+                }
+                let mut w = w.clone();
+                w.refresh(field);
+                w
+            }
+            None => crate::hydrology::water::WaterSet::empty(ctx.grid),
+        };
+        out.push(PinValue::Water(std::sync::Arc::new(water)));
+        Ok(out)
     }
 }

@@ -1,0 +1,473 @@
+//! Water bodies on the grid: lakes, oceans and rivers, their resolved coverage, and water
+//! queries.
+//!
+//! Each body keeps what defines it (kind, level or path, footprint), so its coverage can be
+//! **refreshed** on a changed ground without carving again. Coverage is per sample; a sample
+//! belongs to at most one body (earlier bodies win). Queries use the terrain's triangle
+//! interpolation: on the triangle under a point, the surface is interpolated from the corners'
+//! surfaces (a dry corner takes its body's level), and the point is wet when that surface lies
+//! above the ground there.
+
+use crate::grid::{Field, Grid};
+use crate::hydrology::drainage::NEIGHBOURS;
+
+/// Kind of a water body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaterKind {
+    /// Fills the submerged region connected to its centre, within a radius.
+    Lake,
+    /// Covers every submerged sample in its footprint.
+    Ocean,
+    /// Follows an authored path.
+    River,
+}
+
+impl WaterKind {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            WaterKind::Lake => "lake",
+            WaterKind::Ocean => "ocean",
+            WaterKind::River => "river",
+        }
+    }
+}
+
+/// Appearance settings (shading only; never geometry or queries).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Appearance {
+    /// Colour in shallow water (RGBA; alpha = opacity).
+    pub shallow_color: [f32; 4],
+    /// Colour in deep water (RGBA).
+    pub deep_color: [f32; 4],
+    /// Depth (> 0) at which the shallow contribution falls to about 37 %.
+    pub absorption_distance: f32,
+    /// Surface roughness 0..1.
+    pub roughness: f32,
+    /// Slope of animated shading normals (≥ 0).
+    pub wave_amplitude: f32,
+    /// Wave length in metres (> 0).
+    pub wave_length: f32,
+    /// Wave speed in m/s (≥ 0).
+    pub wave_speed: f32,
+    /// Normal strength (≥ 0).
+    pub normal_strength: f32,
+    /// Shallow foam band width (≥ 0; 0 disables).
+    pub foam_width: f32,
+    /// Foam strength 0..1.
+    pub foam_strength: f32,
+    /// Foam colour RGBA.
+    pub foam_color: [f32; 4],
+}
+
+impl Default for Appearance {
+    fn default() -> Self {
+        Self {
+            shallow_color: [0.25, 0.55, 0.6, 0.6],
+            deep_color: [0.03, 0.15, 0.25, 0.95],
+            absorption_distance: 4.0,
+            roughness: 0.05,
+            wave_amplitude: 0.05,
+            wave_length: 2.0,
+            wave_speed: 0.5,
+            normal_strength: 1.0,
+            foam_width: 0.5,
+            foam_strength: 0.5,
+            foam_color: [1.0, 1.0, 1.0, 1.0],
+        }
+    }
+}
+
+/// What defines a body's footprint.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Footprint {
+    /// A lake: centre and radius (world units), optional boundary polygon.
+    Lake {
+        /// Terrain-local centre.
+        center: [f32; 2],
+        /// Radius around the centre.
+        radius: f32,
+        /// Optional boundary polygon (XZ).
+        boundary: Option<Vec<[f32; 2]>>,
+    },
+    /// An ocean: whole terrain or a boundary polygon.
+    Ocean {
+        /// Optional boundary polygon (XZ).
+        boundary: Option<Vec<[f32; 2]>>,
+    },
+    /// A river: sampled XYZ polyline (bed heights) and channel width.
+    River {
+        /// Sampled path, bed height in Y.
+        path: Vec<[f32; 3]>,
+        /// Channel width.
+        width: f32,
+        /// `Some(depth)`: the surface follows the bed at this depth; `None`: flat at `level`.
+        follow_bed: Option<f32>,
+    },
+}
+
+/// One water body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaterBody {
+    /// Stable id.
+    pub id: String,
+    /// Kind.
+    pub kind: WaterKind,
+    /// Water level (lakes, oceans, level-mode rivers).
+    pub level: f32,
+    /// Footprint definition.
+    pub footprint: Footprint,
+    /// Prescribed flow speed (m/s, ≥ 0).
+    pub flow_speed: f32,
+    /// Flow direction (lakes and oceans), normalised when sampled.
+    pub flow_direction: [f32; 2],
+    /// Appearance.
+    pub appearance: Appearance,
+    /// Wet sample count after the last resolve.
+    pub wet_samples: u32,
+    /// Problems found while resolving (never fixed silently).
+    pub warnings: Vec<String>,
+}
+
+/// Water bodies resolved on a grid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaterSet {
+    /// The grid.
+    pub grid: Grid,
+    /// Bodies in authoring order.
+    pub bodies: Vec<WaterBody>,
+    /// Per sample: index + 1 of the owning body, 0 when dry.
+    pub owner: Vec<u16>,
+    /// Per sample: water surface height (meaningful where `owner != 0`).
+    pub surface: Vec<f32>,
+}
+
+/// A water query result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaterSample {
+    /// Body id.
+    pub body_id: String,
+    /// Body kind.
+    pub kind: WaterKind,
+    /// Surface height.
+    pub surface: f32,
+    /// Surface − ground (> 0).
+    pub depth: f32,
+    /// Surface normal (terrain-local).
+    pub normal: [f32; 3],
+    /// Flow velocity (terrain-local XZ, m/s).
+    pub flow: [f32; 2],
+}
+
+impl WaterSet {
+    /// No water on `grid`.
+    pub fn empty(grid: Grid) -> Self {
+        let n = grid.sample_count();
+        Self {
+            grid,
+            bodies: Vec::new(),
+            owner: vec![0; n],
+            surface: vec![0.0; n],
+        }
+    }
+
+    /// Adds `body` and resolves its coverage on `ground` (samples already owned stay with
+    /// their body).
+    pub fn add(&mut self, mut body: WaterBody, ground: &Field<f32>) {
+        body.warnings.clear();
+        let index = self.bodies.len() as u16 + 1;
+        resolve(self, &mut body, index, ground);
+        self.bodies.push(body);
+    }
+
+    /// Re-resolves every body's coverage on a changed ground, from the same definitions.
+    pub fn refresh(&mut self, ground: &Field<f32>) {
+        let bodies = std::mem::take(&mut self.bodies);
+        self.owner.iter_mut().for_each(|o| *o = 0);
+        for body in bodies {
+            self.add(body, ground);
+        }
+    }
+
+    /// Water at terrain-local (x, z) over `ground`, or `None` when dry or outside.
+    pub fn sample(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<WaterSample> {
+        let (ix, iz, u, v) = self.grid.locate(x, z)?;
+        let g = ground.height_at(x, z)?;
+        let w = self.grid.samples()[0];
+        let corners = [(ix, iz), (ix + 1, iz), (ix, iz + 1), (ix + 1, iz + 1)];
+        // The body: the first owning corner in corner order.
+        let body_index = corners
+            .iter()
+            .map(|&(cx, cz)| self.owner[cz * w + cx])
+            .find(|&o| o != 0)?;
+        let body = &self.bodies[body_index as usize - 1];
+        let corner_surface = |cx: usize, cz: usize| -> f32 {
+            let i = cz * w + cx;
+            if self.owner[i] == body_index {
+                self.surface[i]
+            } else {
+                body.level_near(self, cx, cz)
+            }
+        };
+        let s = [0, 1, 2, 3].map(|k| corner_surface(corners[k].0, corners[k].1));
+        let (surface, grad) = if u + v <= 1.0 {
+            (
+                s[0] + u * (s[1] - s[0]) + v * (s[2] - s[0]),
+                ((s[1] - s[0]), (s[2] - s[0])),
+            )
+        } else {
+            (
+                s[3] + (1.0 - u) * (s[2] - s[3]) + (1.0 - v) * (s[1] - s[3]),
+                ((s[3] - s[2]), (s[3] - s[1])),
+            )
+        };
+        let depth = surface - g;
+        if depth <= 0.0 {
+            return None;
+        }
+        let [dx, dz] = self.grid.spacing();
+        let n = glam::Vec3::new(-grad.0 / dx, 1.0, -grad.1 / dz).normalize();
+        Some(WaterSample {
+            body_id: body.id.clone(),
+            kind: body.kind,
+            surface,
+            depth,
+            normal: n.to_array(),
+            flow: body.flow_at(x, z),
+        })
+    }
+
+    /// True when (x, y, z) is under water: at or above the bed and below the surface.
+    pub fn is_underwater(&self, ground: &crate::Heightfield, x: f32, y: f32, z: f32) -> bool {
+        self.sample(ground, x, z)
+            .is_some_and(|s| y < s.surface && y >= s.surface - s.depth)
+    }
+}
+
+impl WaterBody {
+    /// Surface used for a dry corner next to this body.
+    fn level_near(&self, set: &WaterSet, cx: usize, cz: usize) -> f32 {
+        match &self.footprint {
+            Footprint::River {
+                follow_bed: Some(_),
+                ..
+            } => {
+                // Nearest wet neighbour's surface (follow-bed rivers slope).
+                let w = set.grid.samples()[0];
+                let h = set.grid.samples()[1];
+                let me = set
+                    .bodies
+                    .iter()
+                    .position(|b| b.id == self.id)
+                    .map_or(0, |p| p as u16 + 1);
+                for (dx, dz) in NEIGHBOURS {
+                    let (nx, nz) = (cx as i32 + dx, cz as i32 + dz);
+                    if nx >= 0 && nz >= 0 && (nx as usize) < w && (nz as usize) < h {
+                        let j = nz as usize * w + nx as usize;
+                        if set.owner[j] == me {
+                            return set.surface[j];
+                        }
+                    }
+                }
+                self.level
+            }
+            _ => self.level,
+        }
+    }
+
+    /// Prescribed flow at (x, z): rivers along their nearest path segment, lakes and oceans
+    /// along `flow_direction`.
+    pub fn flow_at(&self, x: f32, z: f32) -> [f32; 2] {
+        if self.flow_speed == 0.0 {
+            return [0.0, 0.0];
+        }
+        let dir = match &self.footprint {
+            Footprint::River { path, .. } => {
+                let mut best = (f32::INFINITY, [1.0f32, 0.0f32]);
+                for s in path.windows(2) {
+                    let (a, b) = ([s[0][0], s[0][2]], [s[1][0], s[1][2]]);
+                    let d = seg_dist(a, b, [x, z]).0;
+                    if d < best.0 {
+                        best = (d, [b[0] - a[0], b[1] - a[1]]);
+                    }
+                }
+                best.1
+            }
+            _ => self.flow_direction,
+        };
+        let len = (dir[0] * dir[0] + dir[1] * dir[1]).sqrt();
+        if len == 0.0 {
+            return [0.0, 0.0];
+        }
+        [
+            dir[0] / len * self.flow_speed,
+            dir[1] / len * self.flow_speed,
+        ]
+    }
+}
+
+/// Distance from `p` to segment `a`–`b` and the parameter of the closest point.
+pub(crate) fn seg_dist(a: [f32; 2], b: [f32; 2], p: [f32; 2]) -> (f32, f32) {
+    let (abx, abz) = (b[0] - a[0], b[1] - a[1]);
+    let len2 = abx * abx + abz * abz;
+    let t = if len2 > 0.0 {
+        (((p[0] - a[0]) * abx + (p[1] - a[1]) * abz) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let (dx, dz) = (p[0] - a[0] - t * abx, p[1] - a[1] - t * abz);
+    ((dx * dx + dz * dz).sqrt(), t)
+}
+
+/// Even-odd containment (boundary inclusive enough for sample tests).
+pub(crate) fn polygon_contains(poly: &[[f32; 2]], x: f32, z: f32) -> bool {
+    let n = poly.len();
+    let mut inside = false;
+    let mut j = n - 1;
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[j]);
+        if (a[1] > z) != (b[1] > z) && x < a[0] + (z - a[1]) * (b[0] - a[0]) / (b[1] - a[1]) {
+            inside = !inside;
+        }
+        j = i;
+    }
+    inside
+}
+
+fn resolve(set: &mut WaterSet, body: &mut WaterBody, index: u16, ground: &Field<f32>) {
+    let grid = set.grid;
+    let [w, h] = grid.samples();
+    let g = ground.as_slice();
+    let pos = |i: usize| grid.sample_position(i % w, i / w);
+    let free = |set: &WaterSet, i: usize| set.owner[i] == 0;
+    let mut wet = 0u32;
+    match body.footprint.clone() {
+        Footprint::Ocean { boundary } => {
+            for (i, &ground) in g.iter().enumerate() {
+                let [x, z] = pos(i);
+                let inside = boundary.as_ref().is_none_or(|p| polygon_contains(p, x, z));
+                if inside && ground < body.level && free(set, i) {
+                    set.owner[i] = index;
+                    set.surface[i] = body.level;
+                    wet += 1;
+                }
+            }
+        }
+        Footprint::Lake {
+            center,
+            radius,
+            boundary,
+        } => {
+            let inside = |i: usize| {
+                let [x, z] = pos(i);
+                let (dx, dz) = (x - center[0], z - center[1]);
+                dx * dx + dz * dz <= radius * radius
+                    && boundary.as_ref().is_none_or(|p| polygon_contains(p, x, z))
+            };
+            let submerged = |i: usize| g[i] < body.level;
+            // Seed: the centre's sample if submerged, else the nearest submerged sample in
+            // the footprint (ties by index).
+            let [dx, dz] = grid.spacing();
+            let cx = ((center[0] / dx).round().max(0.0) as usize).min(w - 1);
+            let cz = ((center[1] / dz).round().max(0.0) as usize).min(h - 1);
+            let c = cz * w + cx;
+            let seed = if submerged(c) && inside(c) {
+                Some(c)
+            } else {
+                (0..w * h)
+                    .filter(|&i| inside(i) && submerged(i) && free(set, i))
+                    .min_by(|&a, &b| {
+                        let d = |i: usize| {
+                            let [x, z] = pos(i);
+                            (x - center[0]).powi(2) + (z - center[1]).powi(2)
+                        };
+                        d(a).total_cmp(&d(b)).then(a.cmp(&b))
+                    })
+            };
+            let mut reached_edge = false;
+            if let Some(s) = seed {
+                let mut stack = vec![s];
+                let mut seen = vec![false; w * h];
+                seen[s] = true;
+                while let Some(i) = stack.pop() {
+                    if free(set, i) {
+                        set.owner[i] = index;
+                        set.surface[i] = body.level;
+                        wet += 1;
+                    }
+                    let (x, z) = ((i % w) as i32, (i / w) as i32);
+                    for (ox, oz) in NEIGHBOURS {
+                        let (nx, nz) = (x + ox, z + oz);
+                        if nx < 0 || nz < 0 || nx >= w as i32 || nz >= h as i32 {
+                            continue;
+                        }
+                        let j = nz as usize * w + nx as usize;
+                        if seen[j] || !submerged(j) {
+                            continue;
+                        }
+                        if !inside(j) {
+                            reached_edge = true;
+                            continue;
+                        }
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            } else {
+                body.warnings.push(format!(
+                    "lake `{}`: no ground below level {} within {} of the centre; the lake is empty",
+                    body.id, body.level, radius
+                ));
+            }
+            if reached_edge {
+                body.warnings.push(format!(
+                    "lake `{}`: wet ground reaches the boundary below level {}; lower the level, enlarge the boundary or sculpt a containing basin (the level was not changed)",
+                    body.id, body.level
+                ));
+            }
+        }
+        Footprint::River {
+            path,
+            width,
+            follow_bed,
+        } => {
+            let half = width * 0.5;
+            let mut dry_side_low = false;
+            for (i, &ground) in g.iter().enumerate() {
+                let [x, z] = pos(i);
+                let (mut best, mut bed) = (f32::INFINITY, 0.0f32);
+                for s in path.windows(2) {
+                    let (d, t) = seg_dist([s[0][0], s[0][2]], [s[1][0], s[1][2]], [x, z]);
+                    if d < best {
+                        best = d;
+                        bed = s[0][1] + t * (s[1][1] - s[0][1]);
+                    }
+                }
+                let surface = match follow_bed {
+                    Some(depth) => bed + depth,
+                    None => body.level,
+                };
+                if best <= half {
+                    if ground < surface && free(set, i) {
+                        set.owner[i] = index;
+                        set.surface[i] = surface;
+                        wet += 1;
+                    }
+                } else if best <= half + grid.spacing()[0].max(grid.spacing()[1]) && g[i] < surface
+                {
+                    dry_side_low = true;
+                }
+            }
+            if dry_side_low {
+                body.warnings.push(format!(
+                    "river `{}`: the water surface reaches a dry side below its level; carving lowers ground but cannot build banks — adjust the bed, depth or path, or sculpt banks",
+                    body.id
+                ));
+            }
+        }
+    }
+    body.wet_samples = wet;
+}
+
+#[cfg(test)]
+mod tests;
