@@ -171,3 +171,141 @@ fn water_graphs_are_identical_for_any_thread_count() {
             .all(|(x, y)| x.to_bits() == y.to_bits())
     );
 }
+
+/// A tilted, bumpy slope falling toward -X with an ocean along the low edge.
+fn slope_doc(extra_nodes: &str, output: &str, output_water: &str) -> String {
+    format!(
+        r#"{{"size": [128, 64], "resolution": [128, 64], "seed": 4, "graph": {{"format_version": 1, "output": "out", "nodes": [
+        {{"id": "bumps", "type": "noise_terrain", "params": {{"base_height": 0, "height_variation": 6, "feature_size": 24, "roughness": 0.5, "octaves": 3}}}},
+        {{"id": "ramp_mask", "type": "polygon_mask", "params": {{"points": [[128, -10], [300, -10], [300, 80], [128, 80]], "falloff": 128}}, "inputs": {{"field": "bumps"}}}},
+        {{"id": "tilt", "type": "height_offset", "params": {{"offset": 40}}, "inputs": {{"field": "bumps", "mask": "ramp_mask"}}}},
+        {{"id": "sea", "type": "water_body", "params": {{"id": "sea", "kind": "ocean", "level": 4}}, "inputs": {{"field": "tilt"}}}},
+        {{"id": "drain", "type": "drainage", "inputs": {{"field": "sea"}}}}
+        {extra_nodes},
+        {{"id": "out", "type": "terrain_output", "inputs": {{"heightfield": "{output}", "water": "{output_water}"}}}}
+    ]}}}}"#
+    )
+}
+
+#[test]
+fn river_routes_never_ascend_and_join_existing_water() {
+    let route = r#",{"id": "creek", "type": "river_route", "params": {"source_x": 120, "source_z": 30, "channel_width": 3},
+        "inputs": {"drainage": "drain", "water": "sea:water"}}"#;
+    let g = run(&slope_doc(route, "creek", "creek:water"));
+    let creek = g
+        .water
+        .bodies
+        .iter()
+        .find(|b| b.id == "creek")
+        .expect("the route publishes a river");
+    let Footprint::River { path, .. } = &creek.footprint else {
+        panic!("river footprint")
+    };
+    assert!(path.len() >= 2);
+    // The source ground along the route never rises (checked on the uncarved field).
+    let src = run(&slope_doc("", "sea", "sea:water"));
+    let mut prev = f32::INFINITY;
+    for p in path {
+        let h = src.heightfield.height_at(p[0], p[2]).unwrap();
+        assert!(
+            h <= prev + 1e-5,
+            "the route ascends at ({}, {}): {h} after {prev}",
+            p[0],
+            p[2]
+        );
+        prev = h;
+    }
+    // The bed never rises either, and the route ended at the sea it joined.
+    assert!(path.windows(2).all(|s| s[1][1] <= s[0][1] + 1e-6));
+    let end = path.last().unwrap();
+    assert_eq!(
+        src.water
+            .sample(&src.heightfield, end[0], end[2])
+            .map(|s| s.body_id),
+        Some("sea".to_string()),
+        "the route stops at the first wet column of the existing body"
+    );
+    assert!(
+        g.water.bodies.iter().any(|b| b.id == "sea"),
+        "existing water kept"
+    );
+}
+
+use crate::hydrology::water::Footprint;
+
+#[test]
+fn short_routes_leave_the_field_unchanged() {
+    // A source already in the sea keeps the existing water and adds no river.
+    let route = r#",{"id": "creek", "type": "river_route", "params": {"source_x": 1, "source_z": 30},
+        "inputs": {"drainage": "drain", "water": "sea:water"}}"#;
+    let g = run(&slope_doc(route, "creek", "creek:water"));
+    assert!(g.water.bodies.iter().all(|b| b.id != "creek"));
+    let src = run(&slope_doc("", "sea", "sea:water"));
+    assert_eq!(
+        g.heightfield.heights(),
+        src.heightfield.heights(),
+        "field unchanged"
+    );
+}
+
+#[test]
+fn water_edit_excludes_and_patches_bodies_and_rejects_bad_edits() {
+    let edit = |params: &str| {
+        format!(
+            r#",{{"id": "edit", "type": "water_edit", "params": {params}, "inputs": {{"field": "ab", "water": "lakes"}}}}"#
+        )
+    };
+    let g = run(&pits_doc(
+        16,
+        &edit(
+            r#"{"excluded_ids": ["lakes/basin/50_12"], "overrides": [{"id": "lakes/basin/10_10", "level": 5}]}"#,
+        ),
+        "edit",
+    ));
+    assert_eq!(g.water.bodies.len(), 1);
+    assert_eq!(g.water.bodies[0].level, 5.0);
+    // Unknown ids are rejected at generation (the ids exist only then).
+    let doc = Document::parse(
+        &pits_doc(
+            16,
+            &edit(r#"{"excluded_ids": ["lakes/basin/1_1"]}"#),
+            "edit",
+        ),
+        "w",
+    )
+    .unwrap();
+    let err = generate(
+        doc.recipe(),
+        Quality::Final,
+        &mut GraphCache::default(),
+        &|_, _| {},
+        &AtomicBool::new(false),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("unknown water body id `lakes/basin/1_1`"),
+        "{err}"
+    );
+    let e = errors(&pits_doc(
+        16,
+        &edit(r#"{"overrides": [{"id": "a", "level": 1}, {"id": "a", "level": 2}]}"#),
+        "edit",
+    ));
+    assert!(e.contains("duplicate override for `a`"), "{e}");
+    let e = errors(&pits_doc(
+        16,
+        &edit(r#"{"excluded_ids": ["a"], "overrides": [{"id": "a", "level": 1}]}"#),
+        "edit",
+    ));
+    assert!(e.contains("`a` is both excluded and overridden"), "{e}");
+    let e = errors(&pits_doc(
+        16,
+        &edit(r#"{"overrides": [{"id": "a", "river_path_interpolation": "catmull_rom"}]}"#),
+        "edit",
+    ));
+    assert!(
+        e.contains("interpolation settings need an explicit replacement `river_path`"),
+        "{e}"
+    );
+}

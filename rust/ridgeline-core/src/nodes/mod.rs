@@ -16,10 +16,12 @@ mod landform;
 mod noise_terrain;
 mod path_distance_mask;
 mod polygon_mask;
+mod river_route;
 pub(crate) mod shape_params;
 mod slope_mask;
 mod terrain_output;
 mod water_body;
+mod water_edit;
 
 pub use shape_params::parse_shape;
 
@@ -282,6 +284,8 @@ pub fn parse_node(
         "erosion" => Box::new(erosion::Erosion::parse(params, path, d)),
         "water_body" => Box::new(water_body::WaterBodyNode::parse(params, path, d)),
         "basin_water" => Box::new(basin_water::BasinWater::parse(params, path, d)),
+        "water_edit" => Box::new(water_edit::WaterEdit::parse(params, path, d)),
+        "river_route" => Box::new(river_route::RiverRoute::parse(params, path, d)),
         "terrain_output" => Box::new(terrain_output::TerrainOutput::parse(params, path, d)),
         other => {
             let known: Vec<_> = REGISTRY.iter().map(|(t, _)| *t).collect();
