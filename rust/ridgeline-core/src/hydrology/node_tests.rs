@@ -309,3 +309,25 @@ fn water_edit_excludes_and_patches_bodies_and_rejects_bad_edits() {
         "{e}"
     );
 }
+
+#[test]
+fn water_edit_resamples_a_replacement_river_path() {
+    let river = r#",{"id": "river", "type": "water_body", "params": {"id": "river", "kind": "river",
+        "river_path": [[0, 4, 40], [95, 2, 40]], "river_width": 4},
+        "inputs": {"field": "ab", "water": "lakes"}},
+        {"id": "edit", "type": "water_edit", "params": {"overrides": [{"id": "river",
+            "river_path": [[0, 4, 10], [48, 3, 44], [95, 2, 10]], "river_path_interpolation": "catmull_rom", "river_curve_steps": 4}]},
+        "inputs": {"field": "river", "water": "river:water"}}"#;
+    let text = pits_doc(16, river, "edit").replace(
+        r#""heightfield": "ab", "water""#,
+        r#""heightfield": "river", "water""#,
+    );
+    let g = run(&text);
+    let b = g.water.bodies.iter().find(|b| b.id == "river").unwrap();
+    let Footprint::River { path, .. } = &b.footprint else {
+        panic!("river")
+    };
+    assert_eq!(path.len(), 1 + 2 * 4, "two intervals × four steps");
+    assert_eq!(path[0], [0.0, 4.0, 10.0]);
+    assert_eq!(path[8], [95.0, 2.0, 10.0], "ends are exact");
+}

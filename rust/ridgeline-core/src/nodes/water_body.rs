@@ -97,7 +97,7 @@ pub(crate) fn simple_polygon(
 }
 
 /// Uniform Catmull-Rom through `points`, `steps` segments per interval (ends kept exactly).
-fn catmull_rom(points: &[[f32; 3]], steps: u32) -> Vec<[f32; 3]> {
+pub(crate) fn catmull_rom(points: &[[f32; 3]], steps: u32) -> Vec<[f32; 3]> {
     let n = points.len();
     let mut out = vec![points[0]];
     for i in 0..n - 1 {

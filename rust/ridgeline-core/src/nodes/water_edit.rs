@@ -17,6 +17,8 @@ struct Override {
     flow_speed: Option<f32>,
     flow_direction: Option<[f32; 2]>,
     river_path: Option<Vec<[f32; 3]>>,
+    /// Catmull-Rom steps when the replacement path is interpolated.
+    catmull_rom_steps: Option<u32>,
 }
 
 /// Parameters: `excluded_ids` (array of body ids), `overrides` (array of `{ "id", "level",
@@ -96,12 +98,29 @@ impl WaterEdit {
                             }
                         });
                         for key in ["river_path_interpolation", "river_curve_steps"] {
-                            if o.has(key) {
-                                let _ = o.raw(key);
-                                if river_path.is_none() {
-                                    d.push(o.at(key), "interpolation settings need an explicit replacement `river_path` in the same override");
-                                }
+                            if o.has(key) && river_path.is_none() {
+                                d.push(o.at(key), "interpolation settings need an explicit replacement `river_path` in the same override");
                             }
+                        }
+                        let steps = o.int(d, "river_curve_steps", 8, 1..=64) as u32;
+                        let catmull_rom_steps =
+                            match o.opt_str(d, "river_path_interpolation").as_deref() {
+                                None | Some("linear") => None,
+                                Some("catmull_rom") => Some(steps),
+                                Some(other) => {
+                                    d.push(
+                                        o.at("river_path_interpolation"),
+                                        format!(
+                                            "must be \"linear\" or \"catmull_rom\", got \"{other}\""
+                                        ),
+                                    );
+                                    None
+                                }
+                            };
+                        if let Some(p) = &river_path
+                            && p.len() < 2
+                        {
+                            d.push(o.at("river_path"), "needs at least 2 [x, y, z] points");
                         }
                         o.finish(d);
                         overrides.push(Override {
@@ -110,6 +129,7 @@ impl WaterEdit {
                             flow_speed,
                             flow_direction,
                             river_path,
+                            catmull_rom_steps,
                         });
                     }
                 }
@@ -194,7 +214,10 @@ impl NodeImpl for WaterEdit {
                 }
                 if let (Some(p), Footprint::River { path, .. }) = (&o.river_path, &mut b.footprint)
                 {
-                    *path = p.clone();
+                    *path = match o.catmull_rom_steps {
+                        Some(steps) => super::water_body::catmull_rom(p, steps),
+                        None => p.clone(),
+                    };
                 }
             }
             out.add(b, field);
