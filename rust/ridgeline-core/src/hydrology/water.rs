@@ -306,6 +306,22 @@ impl WaterBody {
     }
 }
 
+/// Carves a river channel: every sample within `width / 2` of the XYZ `path` (Y = bed) drops to
+/// the bed height there; ground is never raised.
+pub fn carve_channel(ground: &mut Field<f32>, grid: &Grid, path: &[[f32; 3]], width: f32) {
+    let half = width * 0.5;
+    let [w, _] = grid.samples();
+    for (i, g) in ground.as_mut_slice().iter_mut().enumerate() {
+        let [x, z] = grid.sample_position(i % w, i / w);
+        for s in path.windows(2) {
+            let (dist, t) = seg_dist([s[0][0], s[0][2]], [s[1][0], s[1][2]], [x, z]);
+            if dist <= half {
+                *g = g.min(s[0][1] + t * (s[1][1] - s[0][1]));
+            }
+        }
+    }
+}
+
 /// Distance from `p` to segment `a`–`b` and the parameter of the closest point.
 pub(crate) fn seg_dist(a: [f32; 2], b: [f32; 2], p: [f32; 2]) -> (f32, f32) {
     let (abx, abz) = (b[0] - a[0], b[1] - a[1]);

@@ -2,9 +2,9 @@
 //! Drainage result's closed basins. Ids are `<node id>/basin/<sink x>_<sink z>`, so changing the
 //! body budget never renumbers surviving lakes.
 
-use super::util::{non_negative, put_f64};
+use super::util::{drainage_input, non_negative, put_f64, water_input};
 use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
-use crate::error::{Diagnostics, Error, Result};
+use crate::error::{Diagnostics, Result};
 use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
 use crate::recipe::reader::ObjectReader;
 use serde_json::{Map, Value, json};
@@ -74,12 +74,7 @@ impl NodeImpl for BasinWater {
         ctx: &EvalContext,
         inputs: &Inputs,
     ) -> Result<(Vec<PinValue>, Option<Value>)> {
-        let drainage = inputs
-            .first()
-            .copied()
-            .flatten()
-            .and_then(PinValue::drainage)
-            .ok_or_else(|| Error::invalid("inputs.drainage", "input is not connected"))?;
+        let drainage = drainage_input(inputs, 0)?;
         let [dx, dz] = ctx.grid.spacing();
         let cell_area = (dx * dz) as f64;
         let mut eligible: Vec<_> = drainage
@@ -100,16 +95,9 @@ impl NodeImpl for BasinWater {
         let truncated = eligible_count > self.maximum_bodies as usize;
         eligible.truncate(self.maximum_bodies as usize);
         eligible.sort_by_key(|b| (b.sink[1], b.sink[0]));
-        let mut set = match inputs.get(1).copied().flatten().and_then(PinValue::water) {
-            Some(w) if w.grid.samples() == ctx.grid.samples() => w.clone(),
-            Some(_) => {
-                return Err(Error::invalid(
-                    "inputs.water",
-                    "connected water must match the drainage field's grid",
-                ));
-            }
-            None => WaterSet::empty(ctx.grid),
-        };
+        let mut set = water_input(inputs, 1, &ctx.grid)?
+            .cloned()
+            .unwrap_or_else(|| WaterSet::empty(ctx.grid));
         let mut ids = Vec::new();
         for b in &eligible {
             let [sx, sz] = b.sink;

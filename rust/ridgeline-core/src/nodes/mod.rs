@@ -358,6 +358,49 @@ pub(crate) mod util {
             .ok_or_else(|| Error::invalid(name, "input is not connected"))
     }
 
+    /// The drainage result connected to input `i`.
+    pub fn drainage_input<'a>(
+        inputs: &'a Inputs,
+        i: usize,
+    ) -> Result<&'a crate::hydrology::Drainage> {
+        inputs
+            .get(i)
+            .copied()
+            .flatten()
+            .and_then(PinValue::drainage)
+            .ok_or_else(|| Error::invalid("inputs.drainage", "input is not connected"))
+    }
+
+    /// Optional water connected to input `i`; it must match `grid`.
+    pub fn water_input<'a>(
+        inputs: &'a Inputs,
+        i: usize,
+        grid: &Grid,
+    ) -> Result<Option<&'a crate::hydrology::water::WaterSet>> {
+        match inputs.get(i).copied().flatten().and_then(PinValue::water) {
+            Some(w) if w.grid.samples() != grid.samples() => Err(Error::invalid(
+                "inputs.water",
+                "connected water must match the input terrain grid",
+            )),
+            other => Ok(other),
+        }
+    }
+
+    /// A mask evaluated per sample at terrain-local positions (rows in parallel).
+    pub fn mask_from(
+        ctx: &EvalContext,
+        value: impl Fn(f64, f64) -> f32 + Sync,
+    ) -> Result<PinValue> {
+        let grid = ctx.grid;
+        let mask = ctx.par_rows(|z, out| {
+            for (x, o) in out.iter_mut().enumerate() {
+                let [px, pz] = grid.sample_position(x, z);
+                *o = value(px as f64, pz as f64);
+            }
+        })?;
+        Ok(PinValue::Mask(Arc::new(mask)))
+    }
+
     /// Smooth falloff: 1 at `d <= 0`, 0 at `d >= falloff`, smoothstep between; a hard edge when
     /// `falloff == 0`.
     #[inline]

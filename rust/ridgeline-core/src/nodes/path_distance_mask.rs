@@ -1,12 +1,11 @@
 //! Path Distance Mask node (`path_distance_mask`): 1 within `width` (half width) of a polyline,
 //! fading smoothly to 0 over `falloff` beyond it.
 
-use super::util::{fade_out, input, json_points, non_negative, put_f64};
+use super::util::{fade_out, input, json_points, mask_from, non_negative, put_f64};
 use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::reader::{ObjectReader, read_points};
 use serde_json::{Map, Value};
-use std::sync::Arc;
 
 /// Default points: `[[0,0],[0,100]]`.
 const DEFAULT_POINTS: [[f64; 2]; 2] = [[0.0, 0.0], [0.0, 100.0]];
@@ -89,14 +88,7 @@ impl NodeImpl for PathDistanceMask {
     }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
         input(inputs, 0, "field")?;
-        let grid = ctx.grid;
-        let mask = ctx.par_rows(|z, out| {
-            for (x, o) in out.iter_mut().enumerate() {
-                let [px, pz] = grid.sample_position(x, z);
-                *o = self.value_at(px as f64, pz as f64);
-            }
-        })?;
-        Ok(vec![PinValue::Mask(Arc::new(mask))])
+        Ok(vec![mask_from(ctx, |x, z| self.value_at(x, z))?])
     }
 }
 

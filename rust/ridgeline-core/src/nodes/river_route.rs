@@ -1,10 +1,12 @@
 //! River Route node (`river_route`): routes a river down a Drainage result from a source point,
 //! carving a channel and publishing a follow-bed river. The node id is the body id.
 
-use super::util::{non_negative, positive, put_f64};
+use super::util::{drainage_input, non_negative, positive, put_f64, water_input};
 use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
 use crate::error::{Diagnostics, Error, Result};
-use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet, seg_dist};
+use crate::hydrology::water::{
+    Appearance, Footprint, WaterBody, WaterKind, WaterSet, carve_channel,
+};
 use crate::recipe::reader::ObjectReader;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -89,12 +91,7 @@ impl NodeImpl for RiverRoute {
         ctx: &EvalContext,
         inputs: &Inputs,
     ) -> Result<(Vec<PinValue>, Option<Value>)> {
-        let dr = inputs
-            .first()
-            .copied()
-            .flatten()
-            .and_then(PinValue::drainage)
-            .ok_or_else(|| Error::invalid("inputs.drainage", "input is not connected"))?;
+        let dr = drainage_input(inputs, 0)?;
         let grid = ctx.grid;
         let [w, h] = grid.samples();
         let [sx, sz] = grid.size();
@@ -109,16 +106,9 @@ impl NodeImpl for RiverRoute {
                 ),
             ));
         }
-        let mut set = match inputs.get(1).copied().flatten().and_then(PinValue::water) {
-            Some(wset) if wset.grid.samples() == grid.samples() => wset.clone(),
-            Some(_) => {
-                return Err(Error::invalid(
-                    "inputs.water",
-                    "existing water must match the drainage source field's grid",
-                ));
-            }
-            None => WaterSet::empty(grid),
-        };
+        let mut set = water_input(inputs, 1, &grid)?
+            .cloned()
+            .unwrap_or_else(|| WaterSet::empty(grid));
         let ground = dr.source.as_slice();
         let [dx, dz] = grid.spacing();
         let snap = |v: f64, s: f32, n: usize| ((v / s as f64).round() as usize).min(n - 1);
@@ -188,16 +178,7 @@ impl NodeImpl for RiverRoute {
             path.push([x, b, z]);
         }
         let mut carved = dr.source.clone();
-        let half = self.channel_width as f32 * 0.5;
-        for (i, g) in carved.as_mut_slice().iter_mut().enumerate() {
-            let [x, z] = grid.sample_position(i % w, i / w);
-            for s in path.windows(2) {
-                let (dist, t) = seg_dist([s[0][0], s[0][2]], [s[1][0], s[1][2]], [x, z]);
-                if dist <= half {
-                    *g = g.min(s[0][1] + t * (s[1][1] - s[0][1]));
-                }
-            }
-        }
+        carve_channel(&mut carved, &grid, &path, self.channel_width as f32);
         set.refresh(&carved);
         set.add(
             WaterBody {

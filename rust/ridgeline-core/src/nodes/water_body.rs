@@ -1,11 +1,11 @@
 //! Water Body node (`water_body`): a lake, ocean or river. Rivers carve their channel; lakes and
 //! oceans leave the ground unchanged. An existing water input chains bodies.
 
-use super::util::{input, non_negative, positive, within};
+use super::util::{input, non_negative, positive, water_input, within};
 use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
 use crate::error::{Diagnostics, Error, Result};
 use crate::hydrology::water::{
-    Appearance, Footprint, WaterBody, WaterKind, WaterSet, polygon_contains, seg_dist,
+    Appearance, Footprint, WaterBody, WaterKind, WaterSet, carve_channel, polygon_contains,
 };
 use crate::recipe::reader::{ObjectReader, index, read_numbers, read_points, type_name};
 use serde_json::{Map, Value, json};
@@ -316,28 +316,10 @@ impl NodeImpl for WaterBodyNode {
         let mut body = self.body.clone();
         if let Footprint::River { path, width, .. } = &mut body.footprint {
             *path = self.sampled_path();
-            // Carve: inside the channel the ground drops to the bed (never raised).
-            let half = *width * 0.5;
-            let [w, _] = ctx.grid.samples();
-            for (i, g) in ground.as_mut_slice().iter_mut().enumerate() {
-                let [x, z] = ctx.grid.sample_position(i % w, i / w);
-                for s in path.windows(2) {
-                    let (dist, t) = seg_dist([s[0][0], s[0][2]], [s[1][0], s[1][2]], [x, z]);
-                    if dist <= half {
-                        let bed = s[0][1] + t * (s[1][1] - s[0][1]);
-                        *g = g.min(bed);
-                    }
-                }
-            }
+            carve_channel(&mut ground, &ctx.grid, path, *width);
         }
-        let mut set = match inputs.get(1).copied().flatten().and_then(PinValue::water) {
+        let mut set = match water_input(inputs, 1, &ctx.grid)? {
             Some(existing) => {
-                if existing.grid.samples() != ctx.grid.samples() {
-                    return Err(Error::invalid(
-                        "inputs.water",
-                        "connected water must match the input terrain grid",
-                    ));
-                }
                 if existing.bodies.iter().any(|b| b.id == body.id) {
                     return Err(Error::invalid(
                         "params.id",
