@@ -36,7 +36,28 @@ func _run() -> void:
 			return
 	print("peer noise_fbm8_1025 %.3f" % _median(times))
 	await _bench_terrain_queries(reps)
+	await _bench_load_cooked(reps)
 	quit(0)
+
+
+## godot_load_cooked_1km: load a cooked 1 km terrain (1025², 64-cell chunks) until it is shown
+## and collidable: payload decode + chunk meshes (all LODs) + collision + server resources.
+func _bench_load_cooked(reps: int) -> void:
+	var path := "res://fixtures/generated/one_km.terrain.bin"
+	var times := []
+	for r in reps:
+		var start := Time.get_ticks_usec()
+		var asset: Resource = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
+		var terrain := Terrain3D.new()
+		terrain.asset = asset
+		root.add_child(terrain)
+		var ok := terrain.wait_for_generation()
+		times.append((Time.get_ticks_usec() - start) / 1000.0)
+		if not ok or terrain.get_chunk_instance_count() != 256:
+			push_error("cooked load failed: %s" % terrain.get_last_error())
+		terrain.queue_free()
+		await process_frame
+	print("bench godot_load_cooked_1km ours=%.3f peer=- ratio=- unit=ms" % _median(times))
 
 
 ## A 1 km terrain (1025² samples, 64-cell chunks) with about 40 m of relief.

@@ -3,6 +3,7 @@
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error.
 
+mod cook;
 mod files;
 mod generate;
 mod inspect;
@@ -69,6 +70,14 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         quality: QualityArg,
     },
+    /// Generate a terrain (Final) and write its cooked payload (`*.terrain.bin`) for shipping.
+    Cook {
+        /// A `*.terrain.json` asset or a bare recipe JSON.
+        file: PathBuf,
+        /// The payload to write (`*.terrain.bin`).
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Print the generator version.
     Version,
 }
@@ -82,6 +91,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Generate { file, out, quality } => generate::run(&file, &out, quality),
+        Command::Cook { file, out } => cook::run(&file, &out),
         Command::Version => {
             println!("{}", ridgeline_core::GENERATOR_VERSION);
             Ok(())

@@ -2,6 +2,7 @@
 //! progress and the result; no engine call happens off the main thread, and a panic in the job
 //! becomes an error message instead of crossing into Godot.
 
+use ridgeline_core::formats::payload::PreparedTerrain;
 use ridgeline_core::generate::generate;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::heightfield::Heightfield;
@@ -34,6 +35,14 @@ pub enum Poll {
     Done(Result<Prepared, String>),
 }
 
+/// What a job prepares from.
+pub enum Source {
+    /// Generate from a recipe.
+    Recipe(Box<Recipe>),
+    /// A cooked payload: only meshes and collision are built, no node is evaluated.
+    Cooked(Arc<PreparedTerrain>),
+}
+
 /// A running generation.
 pub struct GenerationJob {
     cancel: Arc<AtomicBool>,
@@ -44,14 +53,20 @@ pub struct GenerationJob {
 impl GenerationJob {
     /// Starts generating `recipe` on a new thread. `cache` is moved into the job and handed
     /// back through `cache_out` when it finishes.
-    pub fn start(recipe: Recipe, cache: Arc<Mutex<GraphCache>>) -> Self {
+    pub fn start(source: Source, cache: Arc<Mutex<GraphCache>>) -> Self {
         let cancel = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(Mutex::new((0.0f32, String::from("starting"), true)));
         let (tx, rx) = channel();
         let (c, p) = (cancel.clone(), progress.clone());
         std::thread::spawn(move || {
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                prepare(&recipe, &cache, &p, &c)
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &source {
+                Source::Recipe(recipe) => prepare(recipe, &cache, &p, &c),
+                Source::Cooked(cooked) => Ok(build(
+                    cooked.field.clone(),
+                    cooked.default_biome.clone(),
+                    cooked.biome_color,
+                    &p,
+                )),
             }));
             let result = match run {
                 Ok(r) => r,
@@ -129,31 +144,44 @@ fn prepare(
             other => other.to_string(),
         })?
     };
-    report(0.85, "meshing chunks");
-    let field = generated.heightfield;
-    let meshes = mesh::build_all(&field);
     if cancel.load(Ordering::Relaxed) {
         return Err("generation cancelled".into());
     }
-    report(0.95, "collision data");
-    let [nx, nz] = field.grid().chunks();
-    let collisions = (0..nx * nz)
-        .map(|i| mesh::chunk_collision(&field, i % nx, i / nx))
-        .collect();
     let biome = recipe.default_biome.clone();
     let color = recipe
         .biomes
         .get(&biome)
         .map(|b| b.color.map(|c| c as f32))
         .unwrap_or([0.45, 0.5, 0.35, 1.0]);
+    Ok(build(generated.heightfield, biome, color, progress))
+}
+
+/// Meshes and collision for a prepared surface.
+fn build(
+    field: Heightfield,
+    default_biome: String,
+    biome_color: [f32; 4],
+    progress: &Mutex<(f32, String, bool)>,
+) -> Prepared {
+    let report = |f: f32, stage: &str| {
+        let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+        *p = (f, stage.to_string(), true);
+    };
+    report(0.85, "meshing chunks");
+    let meshes = mesh::build_all(&field);
+    report(0.95, "collision data");
+    let [nx, nz] = field.grid().chunks();
+    let collisions = (0..nx * nz)
+        .map(|i| mesh::chunk_collision(&field, i % nx, i / nx))
+        .collect();
     report(1.0, "done");
-    Ok(Prepared {
+    Prepared {
         field: Arc::new(field),
         meshes,
         collisions,
-        default_biome: biome,
-        biome_color: color,
-    })
+        default_biome,
+        biome_color,
+    }
 }
 
 impl Drop for GenerationJob {

@@ -1,13 +1,13 @@
 //! The `Terrain3D` node.
 
 use crate::chunk_resources::{ChunkResources, Placement};
-use crate::generation_job::{GenerationJob, Poll, Prepared};
+use crate::generation_job::{GenerationJob, Poll, Prepared, Source};
 use crate::terrain_asset::TerrainAsset;
 use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D, ProjectSettings};
 use godot::prelude::*;
 use ridgeline_core::graph::eval::GraphCache;
-use ridgeline_core::recipe::{Document, Recipe};
+use ridgeline_core::recipe::Document;
 use std::sync::{Arc, Mutex};
 
 /// A heightmap terrain generated from a Ridgeline recipe.
@@ -176,8 +176,8 @@ impl Terrain3D {
     /// surface stays.
     #[func]
     pub fn generate(&mut self) -> bool {
-        let recipe = match self.source_recipe() {
-            Ok(r) => r,
+        let source = match self.source() {
+            Ok(s) => s,
             Err(msg) => {
                 self.fail(&msg);
                 return false;
@@ -186,7 +186,7 @@ impl Terrain3D {
         if let Some(old) = self.job.take() {
             old.cancel();
         }
-        self.job = Some(GenerationJob::start(recipe, self.cache.clone()));
+        self.job = Some(GenerationJob::start(source, self.cache.clone()));
         self.base_mut().set_process(true);
         true
     }
@@ -392,18 +392,26 @@ impl Terrain3D {
         self.asset.is_some() || !self.recipe.is_empty()
     }
 
-    fn source_recipe(&self) -> Result<Recipe, String> {
+    fn source(&self) -> Result<Source, String> {
         match (&self.asset, self.recipe.is_empty()) {
             (Some(_), false) => {
                 Err("Terrain3D: set either `asset` or an inline `recipe`, not both".into())
             }
             (None, true) => Err("Terrain3D: no `asset` or `recipe` to generate from".into()),
-            (Some(a), true) => match a.bind().document() {
-                Some(doc) => Ok(doc.recipe().clone()),
-                None => Err("Terrain3D: the assigned TerrainAsset holds no valid recipe".into()),
-            },
+            (Some(a), true) => {
+                let a = a.bind();
+                if let Some(cooked) = a.cooked() {
+                    return Ok(Source::Cooked(cooked));
+                }
+                match a.document() {
+                    Some(doc) => Ok(Source::Recipe(Box::new(doc.recipe().clone()))),
+                    None => {
+                        Err("Terrain3D: the assigned TerrainAsset holds no valid recipe".into())
+                    }
+                }
+            }
             (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")
-                .map(|d| d.recipe().clone())
+                .map(|d| Source::Recipe(Box::new(d.recipe().clone())))
                 .map_err(|e| e.to_string()),
         }
     }

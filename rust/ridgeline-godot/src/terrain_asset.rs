@@ -2,17 +2,24 @@
 
 use godot::classes::{IResource, Resource};
 use godot::prelude::*;
+use ridgeline_core::formats::payload::PreparedTerrain;
 use ridgeline_core::recipe::Document;
+use std::sync::Arc;
 
 /// A Ridgeline terrain asset: the versioned recipe from a `*.terrain.json` file (generation graph,
 /// landforms, biomes, layers and strokes). Assign it to [member Terrain3D.asset].
 ///
 /// Loading validates the document; an invalid file fails to load with every problem reported
 /// (what and where). Saving writes canonical JSON.
+///
+/// A cooked payload (`*.terrain.bin`, written by `ridgeline cook`) loads as a TerrainAsset too:
+/// it holds the prepared terrain and no recipe, and a [Terrain3D] shows it without evaluating any
+/// node. A missing or corrupt payload fails to load with an error — never silent regeneration.
 #[derive(GodotClass)]
 #[class(tool, init, base = Resource)]
 pub struct TerrainAsset {
     document: Option<Document>,
+    cooked: Option<Arc<PreparedTerrain>>,
     base: Base<Resource>,
 }
 
@@ -57,10 +64,26 @@ impl TerrainAsset {
         }
     }
 
-    /// True when a valid document is loaded.
+    /// True when a valid document or cooked payload is loaded.
     #[func]
     pub fn is_valid(&self) -> bool {
-        self.document.is_some()
+        self.document.is_some() || self.cooked.is_some()
+    }
+
+    /// True for a cooked payload (prepared terrain, no recipe).
+    #[func]
+    pub fn is_cooked(&self) -> bool {
+        self.cooked.is_some()
+    }
+
+    /// The cooked terrain (Rust side).
+    pub fn cooked(&self) -> Option<Arc<PreparedTerrain>> {
+        self.cooked.clone()
+    }
+
+    /// Sets the cooked terrain (Rust side, already validated).
+    pub fn set_cooked(&mut self, prepared: PreparedTerrain) {
+        self.cooked = Some(Arc::new(prepared));
     }
 
     /// The parsed document (Rust side).

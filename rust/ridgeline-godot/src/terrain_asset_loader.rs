@@ -6,8 +6,8 @@ use godot::global::Error as GdError;
 use godot::prelude::*;
 use ridgeline_core::recipe::Document;
 
-/// Recognises `*.terrain.json` (and only those: other `.json` files are left to Godot) and
-/// loads them as `TerrainAsset`. Registered at the front of the loader list by the extension.
+/// Recognises `*.terrain.json` and cooked `*.terrain.bin` (and only those: other `.json`/`.bin`
+/// files are left to Godot) and loads them as `TerrainAsset`. Registered at the front of the loader list by the extension.
 #[derive(GodotClass)]
 #[class(tool, init, base = ResourceFormatLoader)]
 pub struct TerrainAssetLoader {
@@ -15,13 +15,14 @@ pub struct TerrainAssetLoader {
 }
 
 fn is_terrain_path(path: &str) -> bool {
-    path.to_ascii_lowercase().ends_with(".terrain.json")
+    let p = path.to_ascii_lowercase();
+    p.ends_with(".terrain.json") || p.ends_with(".terrain.bin")
 }
 
 #[godot_api]
 impl IResourceFormatLoader for TerrainAssetLoader {
     fn get_recognized_extensions(&self) -> PackedStringArray {
-        PackedStringArray::from(&[GString::from("json")])
+        PackedStringArray::from(&[GString::from("json"), GString::from("bin")])
     }
 
     fn recognize_path(&self, path: GString, _type: StringName) -> bool {
@@ -47,6 +48,33 @@ impl IResourceFormatLoader for TerrainAssetLoader {
         _use_sub_threads: bool,
         _cache_mode: i32,
     ) -> Variant {
+        if path
+            .to_string()
+            .to_ascii_lowercase()
+            .ends_with(".terrain.bin")
+        {
+            if !FileAccess::file_exists(&path) {
+                godot_error!(
+                    "{path}: the cooked payload is missing; cook it with `ridgeline cook`"
+                );
+                return (GdError::ERR_FILE_NOT_FOUND.ord() as i64).to_variant();
+            }
+            let bytes = FileAccess::get_file_as_bytes(&path);
+            return match ridgeline_core::formats::payload::decode(
+                bytes.as_slice(),
+                &path.to_string(),
+            ) {
+                Ok(prepared) => {
+                    let mut asset = TerrainAsset::new_gd();
+                    asset.bind_mut().set_cooked(prepared);
+                    asset.to_variant()
+                }
+                Err(e) => {
+                    godot_error!("{e}");
+                    (GdError::ERR_FILE_CORRUPT.ord() as i64).to_variant()
+                }
+            };
+        }
         let text = FileAccess::get_file_as_string(&path);
         if text.is_empty() && !FileAccess::file_exists(&path) {
             godot_error!("{path}: cannot open the file");

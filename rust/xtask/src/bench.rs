@@ -20,6 +20,19 @@ pub fn run(args: &[String]) -> Result<()> {
         Ok(godot) => {
             build_and_install()?;
             let dir = repo_root().join("tests");
+            // The cooked 1 km terrain for godot_load_cooked_1km (made fresh: it carries the
+            // generator version).
+            let generated = dir.join("fixtures/generated");
+            std::fs::create_dir_all(&generated)?;
+            let cli = crate::target_dir().join("release").join("ridgeline");
+            crate::proc::run(
+                std::process::Command::new(cli)
+                    .arg("cook")
+                    .arg(dir.join("bench/one_km.terrain.json"))
+                    .arg("--out")
+                    .arg(generated.join("one_km.terrain.bin")),
+                "ridgeline cook (bench fixture)",
+            )?;
             project::import(&godot, &dir)?;
             let mut cmd = godot.command();
             cmd.arg("--headless")

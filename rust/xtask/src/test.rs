@@ -109,6 +109,27 @@ pub fn run(args: &[String]) -> Result<()> {
 
 fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str>) -> Result<()> {
     let dir = repo_root().join("tests");
+    // Cooked fixtures are made fresh (they carry the generator version).
+    let generated = dir.join("fixtures/generated");
+    std::fs::create_dir_all(&generated)?;
+    let cli = crate::target_dir().join("release").join(if cfg!(windows) {
+        "ridgeline.exe"
+    } else {
+        "ridgeline"
+    });
+    let cooked = proc::run_captured(
+        std::process::Command::new(&cli)
+            .arg("cook")
+            .arg(dir.join("fixtures/small.terrain.json"))
+            .arg("--out")
+            .arg(generated.join("small.terrain.bin")),
+        Duration::from_secs(300),
+        "  cook| ",
+        true,
+    )?;
+    if !cooked.success() {
+        tally.problem(format!("cooking the test fixture failed:\n{}", cooked.text));
+    }
     if let Err(e) = project::import(godot, &dir) {
         tally.problem(format!("Godot import of tests/ failed: {e:#}"));
         return Ok(());

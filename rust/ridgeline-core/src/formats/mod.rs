@@ -1,5 +1,6 @@
 //! Heightmap interchange: 16-bit PNG, raw R16/R32, and the terrain JSON format (seed 002).
 
+pub mod payload;
 pub mod png16;
 pub mod raw;
 pub mod terrain_json;

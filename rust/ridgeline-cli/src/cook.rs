@@ -1,0 +1,46 @@
+//! `ridgeline cook`: generates a terrain (Final) and writes its prepared payload.
+
+use crate::files::{load, write_atomic};
+use ridgeline_core::formats::payload::{PreparedTerrain, encode};
+use ridgeline_core::generate::generate;
+use ridgeline_core::graph::eval::GraphCache;
+use ridgeline_core::nodes::Quality;
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// Runs the verb.
+pub fn run(file: &Path, out: &Path) -> Result<(), String> {
+    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if !name.ends_with(".terrain.bin") {
+        return Err(format!(
+            "{}: the output must be named *.terrain.bin",
+            out.display()
+        ));
+    }
+    let doc = load(file)?;
+    let recipe = doc.recipe();
+    let g = generate(
+        recipe,
+        Quality::Final,
+        &mut GraphCache::default(),
+        &|_, _| {},
+        &AtomicBool::new(false),
+    )
+    .map_err(|e| e.to_string())?;
+    let color = recipe
+        .biomes
+        .get(&recipe.default_biome)
+        .map(|b| b.color.map(|c| c as f32))
+        .unwrap_or([0.45, 0.5, 0.35, 1.0]);
+    let prepared = PreparedTerrain {
+        field: g.heightfield,
+        water: (*g.water).clone(),
+        default_biome: recipe.default_biome.clone(),
+        biome_color: color,
+    };
+    let bytes = encode(&prepared);
+    write_atomic(out, &bytes)?;
+    eprintln!("cooked {} ({} bytes)", out.display(), bytes.len());
+    println!("{}", out.display());
+    Ok(())
+}

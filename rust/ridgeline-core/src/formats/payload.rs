@@ -1,0 +1,407 @@
+//! Cooked terrain payloads (`*.terrain.bin`): a prepared terrain that loads without evaluating
+//! any node.
+//!
+//! Layout (little endian):
+//! ```text
+//! magic            8 bytes  "RDGLTBIN"
+//! format_version   u32      PAYLOAD_VERSION
+//! generator        u16 len + UTF-8 (must equal the loading generator's version)
+//! body_len         u64
+//! checksum         u64      FNV-1a 64 of the body
+//! body:
+//!   meta_len u32 + meta JSON (grid, biome table, water bodies, exclusions, scatter)
+//!   heights        f32 × samples
+//!   holes          ceil(cells / 8) bytes, bit per cell (row-major)
+//!   water_owner    u16 × samples (0 = dry, else body index + 1)
+//!   water_surface  f32 × samples
+//! ```
+//! Anything else — wrong magic, version, generator, length or checksum — is an error that says
+//! which; a game never silently regenerates.
+
+use crate::error::{Error, Result};
+use crate::grid::{Grid, HoleMask};
+use crate::heightfield::Heightfield;
+use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
+use crate::seed::fnv1a;
+use serde_json::{Value, json};
+
+/// Magic bytes.
+pub const MAGIC: &[u8; 8] = b"RDGLTBIN";
+/// Payload format version.
+pub const PAYLOAD_VERSION: u32 = 1;
+
+/// A prepared terrain: everything a game needs at runtime.
+#[derive(Clone, Debug)]
+pub struct PreparedTerrain {
+    /// Surface (heights, holes).
+    pub field: Heightfield,
+    /// Water bodies and their resolved surfaces.
+    pub water: WaterSet,
+    /// Default biome name.
+    pub default_biome: String,
+    /// Default biome colour.
+    pub biome_color: [f32; 4],
+}
+
+/// Encodes a prepared terrain.
+pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
+    let grid = p.field.grid();
+    let bodies: Vec<Value> = p
+        .water
+        .bodies
+        .iter()
+        .map(|b| {
+            let a = &b.appearance;
+            json!({
+                "id": b.id, "kind": b.kind.name(), "level": b.level, "flow_speed": b.flow_speed,
+                "flow_direction": b.flow_direction, "wet_samples": b.wet_samples,
+                "river_path": match &b.footprint { Footprint::River { path, .. } => json!(path), _ => Value::Null },
+                "appearance": {
+                    "shallow_color": a.shallow_color, "deep_color": a.deep_color,
+                    "absorption_distance": a.absorption_distance, "roughness": a.roughness,
+                    "wave_amplitude": a.wave_amplitude, "wave_length": a.wave_length,
+                    "wave_speed": a.wave_speed, "normal_strength": a.normal_strength,
+                    "foam_width": a.foam_width, "foam_strength": a.foam_strength, "foam_color": a.foam_color,
+                },
+            })
+        })
+        .collect();
+    let meta = json!({
+        "size": grid.size(), "cells": grid.cells(), "chunk_cells": grid.chunk_cells(),
+        "default_biome": p.default_biome, "biome_color": p.biome_color,
+        "water": bodies, "exclusions": [], "scatter": [],
+    })
+    .to_string();
+    let mut body = Vec::new();
+    body.extend_from_slice(&(meta.len() as u32).to_le_bytes());
+    body.extend_from_slice(meta.as_bytes());
+    for h in p.field.heights() {
+        body.extend_from_slice(&h.to_le_bytes());
+    }
+    let [cx, cz] = grid.cells();
+    let cells = (cx * cz) as usize;
+    let mut bits = vec![0u8; cells.div_ceil(8)];
+    for i in 0..cells {
+        if p.field.holes().is_hole(i % cx as usize, i / cx as usize) {
+            bits[i / 8] |= 1 << (i % 8);
+        }
+    }
+    body.extend_from_slice(&bits);
+    for o in &p.water.owner {
+        body.extend_from_slice(&o.to_le_bytes());
+    }
+    for s in &p.water.surface {
+        body.extend_from_slice(&s.to_le_bytes());
+    }
+    let mut out = Vec::with_capacity(body.len() + 64);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
+    let generator = crate::GENERATOR_VERSION.as_bytes();
+    out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
+    out.extend_from_slice(generator);
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    source: &'a str,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
+        if self.bytes.len() - self.pos < n {
+            return Err(Error::invalid(
+                self.source,
+                format!(
+                    "truncated payload: {what} needs {n} more bytes at offset {}, the file ends after {}",
+                    self.pos,
+                    self.bytes.len() - self.pos
+                ),
+            ));
+        }
+        let s = &self.bytes[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    fn u16(&mut self, what: &str) -> Result<u16> {
+        Ok(u16::from_le_bytes(
+            self.take(2, what)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn u32(&mut self, what: &str) -> Result<u32> {
+        Ok(u32::from_le_bytes(
+            self.take(4, what)?.try_into().unwrap_or_default(),
+        ))
+    }
+    fn u64(&mut self, what: &str) -> Result<u64> {
+        Ok(u64::from_le_bytes(
+            self.take(8, what)?.try_into().unwrap_or_default(),
+        ))
+    }
+}
+
+fn bad(source: &str, msg: impl Into<String>) -> Error {
+    Error::invalid(source, msg)
+}
+
+/// Decodes a payload; `source` names the file in errors.
+pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
+    let mut r = Reader {
+        bytes,
+        pos: 0,
+        source,
+    };
+    if r.take(8, "the magic")? != MAGIC {
+        return Err(bad(
+            source,
+            "not a Ridgeline terrain payload (wrong magic); cook it with `ridgeline cook`",
+        ));
+    }
+    let version = r.u32("the format version")?;
+    if version != PAYLOAD_VERSION {
+        return Err(bad(
+            source,
+            format!(
+                "payload format version {version} is not supported (this build reads {PAYLOAD_VERSION}); cook the terrain again"
+            ),
+        ));
+    }
+    let len = r.u16("the generator version")? as usize;
+    let generator = String::from_utf8_lossy(r.take(len, "the generator version")?).to_string();
+    if generator != crate::GENERATOR_VERSION {
+        return Err(bad(
+            source,
+            format!(
+                "cooked by generator {generator}, but this build is {}; cook the terrain again",
+                crate::GENERATOR_VERSION
+            ),
+        ));
+    }
+    let body_len = r.u64("the body length")? as usize;
+    let checksum = r.u64("the checksum")?;
+    let body = r.take(body_len, "the body")?;
+    if r.pos != bytes.len() {
+        return Err(bad(
+            source,
+            format!("{} unexpected bytes after the body", bytes.len() - r.pos),
+        ));
+    }
+    if fnv1a(body) != checksum {
+        return Err(bad(
+            source,
+            "checksum mismatch: the payload is corrupt; cook the terrain again",
+        ));
+    }
+    let mut b = Reader {
+        bytes: body,
+        pos: 0,
+        source,
+    };
+    let meta_len = b.u32("the metadata length")? as usize;
+    let meta: Value = serde_json::from_slice(b.take(meta_len, "the metadata")?)
+        .map_err(|e| bad(source, format!("corrupt metadata ({e})")))?;
+    let num = |v: &Value| v.as_f64().unwrap_or(0.0) as f32;
+    let size = [num(&meta["size"][0]), num(&meta["size"][1])];
+    let cells = [
+        meta["cells"][0].as_u64().unwrap_or(0) as u32,
+        meta["cells"][1].as_u64().unwrap_or(0) as u32,
+    ];
+    let chunk = meta["chunk_cells"].as_u64().unwrap_or(0) as u32;
+    let grid =
+        Grid::new(size, cells, chunk).map_err(|e| bad(source, format!("corrupt grid: {e}")))?;
+    let n = grid.sample_count();
+    let heights: Vec<f32> = b
+        .take(n * 4, "the heights")?
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let cell_count = grid.cell_count();
+    let bits = b.take(cell_count.div_ceil(8), "the hole mask")?;
+    let mut holes = HoleMask::new(cells[0] as usize, cells[1] as usize);
+    for i in 0..cell_count {
+        if bits[i / 8] >> (i % 8) & 1 == 1 {
+            holes.set(i % cells[0] as usize, i / cells[0] as usize, true);
+        }
+    }
+    let owner: Vec<u16> = b
+        .take(n * 2, "the water owners")?
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    let surface: Vec<f32> = b
+        .take(n * 4, "the water surfaces")?
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if b.pos != body.len() {
+        return Err(bad(source, "the body is longer than its contents"));
+    }
+    let field = Heightfield::new(grid, heights, Some(holes))
+        .map_err(|e| bad(source, format!("corrupt surface: {e}")))?;
+    let arr4 = |v: &Value| [0, 1, 2, 3].map(|i| num(&v[i]));
+    let bodies: Vec<WaterBody> = meta["water"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|v| {
+            let a = &v["appearance"];
+            let kind = match v["kind"].as_str() {
+                Some("ocean") => WaterKind::Ocean,
+                Some("river") => WaterKind::River,
+                _ => WaterKind::Lake,
+            };
+            let path: Vec<[f32; 3]> = v["river_path"]
+                .as_array()
+                .map(|p| {
+                    p.iter()
+                        .map(|q| [num(&q[0]), num(&q[1]), num(&q[2])])
+                        .collect()
+                })
+                .unwrap_or_default();
+            WaterBody {
+                id: v["id"].as_str().unwrap_or_default().to_string(),
+                kind,
+                level: num(&v["level"]),
+                footprint: match kind {
+                    WaterKind::River => Footprint::River {
+                        path,
+                        width: 0.0,
+                        follow_bed: None,
+                    },
+                    WaterKind::Ocean => Footprint::Ocean { boundary: None },
+                    WaterKind::Lake => Footprint::Lake {
+                        center: [0.0, 0.0],
+                        radius: 0.0,
+                        boundary: None,
+                    },
+                },
+                flow_speed: num(&v["flow_speed"]),
+                flow_direction: [num(&v["flow_direction"][0]), num(&v["flow_direction"][1])],
+                appearance: Appearance {
+                    shallow_color: arr4(&a["shallow_color"]),
+                    deep_color: arr4(&a["deep_color"]),
+                    absorption_distance: num(&a["absorption_distance"]),
+                    roughness: num(&a["roughness"]),
+                    wave_amplitude: num(&a["wave_amplitude"]),
+                    wave_length: num(&a["wave_length"]),
+                    wave_speed: num(&a["wave_speed"]),
+                    normal_strength: num(&a["normal_strength"]),
+                    foam_width: num(&a["foam_width"]),
+                    foam_strength: num(&a["foam_strength"]),
+                    foam_color: arr4(&a["foam_color"]),
+                },
+                wet_samples: v["wet_samples"].as_u64().unwrap_or(0) as u32,
+                warnings: Vec::new(),
+            }
+        })
+        .collect();
+    if owner.iter().any(|&o| o as usize > bodies.len()) {
+        return Err(bad(
+            source,
+            "corrupt water data: a sample names a body that does not exist",
+        ));
+    }
+    let water = WaterSet {
+        grid,
+        bodies,
+        owner,
+        surface,
+    };
+    Ok(PreparedTerrain {
+        field,
+        water,
+        default_biome: meta["default_biome"]
+            .as_str()
+            .unwrap_or("default")
+            .to_string(),
+        biome_color: arr4(&meta["biome_color"]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::holey_field;
+
+    fn sample() -> PreparedTerrain {
+        let field = holey_field([40, 30], 16, 3, 0.05);
+        let mut water = WaterSet::empty(*field.grid());
+        let ground = crate::grid::Field::from_vec(41, 31, field.heights().to_vec()).unwrap();
+        water.add(
+            WaterBody {
+                id: "lake".into(),
+                kind: WaterKind::Lake,
+                level: 4.0,
+                footprint: Footprint::Lake {
+                    center: [20.0, 15.0],
+                    radius: 100.0,
+                    boundary: None,
+                },
+                flow_speed: 0.0,
+                flow_direction: [1.0, 0.0],
+                appearance: Appearance::default(),
+                wet_samples: 0,
+                warnings: Vec::new(),
+            },
+            &ground,
+        );
+        PreparedTerrain {
+            field,
+            water,
+            default_biome: "meadow".into(),
+            biome_color: [0.1, 0.2, 0.3, 1.0],
+        }
+    }
+
+    #[test]
+    fn round_trip_is_exact() {
+        let p = sample();
+        let bytes = encode(&p);
+        let q = decode(&bytes, "t.terrain.bin").unwrap();
+        assert_eq!(q.field.heights(), p.field.heights());
+        assert_eq!(q.field.holes(), p.field.holes());
+        assert_eq!(q.water.owner, p.water.owner);
+        assert_eq!(q.water.surface, p.water.surface);
+        assert_eq!(q.water.bodies[0].id, "lake");
+        assert_eq!(q.water.bodies[0].appearance, p.water.bodies[0].appearance);
+        assert_eq!(q.default_biome, "meadow");
+        assert_eq!(encode(&q), bytes, "re-encoding gives the same bytes");
+    }
+
+    #[test]
+    fn corrupt_truncated_and_foreign_payloads_are_errors() {
+        let bytes = encode(&sample());
+        let e = decode(&bytes[..bytes.len() - 10], "t.bin")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("truncated payload"), "{e}");
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 100;
+        flipped[last] ^= 0x40;
+        let e = decode(&flipped, "t.bin").unwrap_err().to_string();
+        assert!(e.contains("checksum mismatch"), "{e}");
+        let e = decode(b"PNG\x89 not a payload at all", "t.bin")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("wrong magic"), "{e}");
+        let mut other_version = bytes.clone();
+        other_version[8] = 99;
+        assert!(
+            decode(&other_version, "t.bin")
+                .unwrap_err()
+                .to_string()
+                .contains("format version 99")
+        );
+        assert!(
+            decode(&[], "t.bin")
+                .unwrap_err()
+                .to_string()
+                .contains("truncated")
+        );
+    }
+}
