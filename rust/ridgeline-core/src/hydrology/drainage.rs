@@ -58,25 +58,13 @@ impl Drainage {
         let (w, h) = (source.width(), source.depth());
         let n = w * h;
         let src = source.as_slice();
-        // One record per sample (ground, filled level, receiver), so each neighbour visit
-        // touches a single cache line: the flood visits samples in height order, which jumps
-        // around the map, and memory latency dominates.
-        const UNVISITED: u32 = u32::MAX - 1;
-        const OUTLET: u32 = u32::MAX;
-        #[derive(Clone, Copy)]
-        struct Cell {
-            ground: f32,
-            filled: f32,
-            receiver: u32,
-        }
-        let mut cells: Vec<Cell> = src
-            .iter()
-            .map(|&g| Cell {
-                ground: g,
-                filled: g,
-                receiver: UNVISITED,
-            })
-            .collect();
+        // During the flood only the ground (read-only) and one direction byte per sample are
+        // touched (the byte array fits in cache): the flood visits samples in height order,
+        // which jumps around the map, so memory latency dominates. Levels travel with the
+        // queue entries; filled heights and receivers are derived afterwards, in flood order.
+        const UNVISITED: u8 = 0xFF;
+        const OUTLET: u8 = 6;
+        let mut dir = vec![UNVISITED; n];
         let mut order = Vec::with_capacity(n);
         // (height bits as a total order, index) — f32 heights here are finite, so their
         // order-preserving integer key sorts exactly like the floats.
@@ -96,7 +84,7 @@ impl Drainage {
             for x in 0..w {
                 if x == 0 || z == 0 || x == w - 1 || z == h - 1 {
                     let i = z * w + x;
-                    cells[i].receiver = OUTLET;
+                    dir[i] = OUTLET;
                     heap.push(pack(key(src[i]), i), ());
                 }
             }
@@ -105,40 +93,52 @@ impl Drainage {
         // on a flat) go to a FIFO "pit queue" that is drained before the heap (Barnes et al.,
         // 2014): the same filled surface, far fewer heap operations, still a deterministic
         // order in which every sample comes after its receiver.
-        let mut pit: std::collections::VecDeque<u32> = std::collections::VecDeque::new();
+        let mut pit: std::collections::VecDeque<(u32, f32)> = std::collections::VecDeque::new();
         loop {
-            let i = match pit.pop_front() {
-                Some(i) => i as usize,
+            let (i, level) = match pit.pop_front() {
+                Some((i, level)) => (i as usize, level),
                 None => match heap.pop() {
-                    Some((Reverse(k), ())) => (k & 0xffff_ffff) as usize,
+                    Some((Reverse(k), ())) => {
+                        let i = (k & 0xffff_ffff) as usize;
+                        (i, src[i])
+                    }
                     None => break,
                 },
             };
             order.push(i as u32);
             let (x, z) = ((i % w) as i32, (i / w) as i32);
-            let level = cells[i].filled;
-            for (dx, dz) in NEIGHBOURS {
+            for (k, (dx, dz)) in NEIGHBOURS.iter().enumerate() {
                 let (nx, nz) = (x + dx, z + dz);
                 if nx < 0 || nz < 0 || nx >= w as i32 || nz >= h as i32 {
                     continue;
                 }
                 let j = nz as usize * w + nx as usize;
-                let c = &mut cells[j];
-                if c.receiver != UNVISITED {
+                if dir[j] != UNVISITED {
                     continue;
                 }
-                c.receiver = i as u32;
-                if c.ground <= level {
-                    c.filled = level;
-                    pit.push_back(j as u32);
+                // j drains back to i: the opposite neighbour direction (pairs differ in bit 0).
+                dir[j] = (k ^ 1) as u8;
+                let g = src[j];
+                if g <= level {
+                    pit.push_back((j as u32, level));
                 } else {
-                    heap.push(pack(key(c.ground), j), ());
+                    heap.push(pack(key(g), j), ());
                 }
             }
         }
-        let filled: Vec<f32> = cells.iter().map(|c| c.filled).collect();
-        let receiver: Vec<u32> = cells.iter().map(|c| c.receiver).collect();
-        drop(cells);
+        let mut receiver = vec![u32::MAX; n];
+        let mut filled = src.to_vec();
+        for &i in &order {
+            let i = i as usize;
+            let d = dir[i];
+            if d == OUTLET {
+                continue;
+            }
+            let (dx, dz) = NEIGHBOURS[d as usize];
+            let r = ((i / w) as i32 + dz) as usize * w + ((i % w) as i32 + dx) as usize;
+            receiver[i] = r as u32;
+            filled[i] = src[i].max(filled[r]);
+        }
         let mut accumulation = vec![1.0f32; n];
         for &i in order.iter().rev() {
             let r = receiver[i as usize];
