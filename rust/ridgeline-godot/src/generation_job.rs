@@ -25,6 +25,8 @@ pub struct Prepared {
     pub default_biome: String,
     /// Default biome colour.
     pub biome_color: [f32; 4],
+    /// Water bodies with their resolved surfaces.
+    pub water: Arc<ridgeline_core::hydrology::water::WaterSet>,
 }
 
 /// What the poll found.
@@ -63,6 +65,7 @@ impl GenerationJob {
                 Source::Recipe(recipe) => prepare(recipe, &cache, &p, &c),
                 Source::Cooked(cooked) => Ok(build(
                     cooked.field.clone(),
+                    Arc::new(cooked.water.clone()),
                     cooked.default_biome.clone(),
                     cooked.biome_color,
                     &p,
@@ -153,12 +156,19 @@ fn prepare(
         .get(&biome)
         .map(|b| b.color.map(|c| c as f32))
         .unwrap_or([0.45, 0.5, 0.35, 1.0]);
-    Ok(build(generated.heightfield, biome, color, progress))
+    Ok(build(
+        generated.heightfield,
+        generated.water.clone(),
+        biome,
+        color,
+        progress,
+    ))
 }
 
 /// Meshes and collision for a prepared surface.
 fn build(
     field: Heightfield,
+    water: Arc<ridgeline_core::hydrology::water::WaterSet>,
     default_biome: String,
     biome_color: [f32; 4],
     progress: &Mutex<(f32, String, bool)>,
@@ -181,6 +191,7 @@ fn build(
         collisions,
         default_biome,
         biome_color,
+        water,
     }
 }
 

@@ -17,6 +17,7 @@ mod terrain3d;
 mod terrain_asset;
 mod terrain_asset_loader;
 mod terrain_asset_saver;
+mod terrain_water;
 
 use terrain_asset_loader::TerrainAssetLoader;
 use terrain_asset_saver::TerrainAssetSaver;

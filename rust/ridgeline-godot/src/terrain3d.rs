@@ -51,6 +51,11 @@ pub struct Terrain3D {
     #[export(flags_3d_physics)]
     #[var(set)]
     collision_mask: u32,
+    /// Stable id of this placement for water queries and trackers (`TerrainWater.sample(…,
+    /// terrain_id)`); empty uses the node's path.
+    #[export]
+    #[var]
+    terrain_id: GString,
 
     prepared: Option<Arc<Prepared>>,
     resources: ChunkResources,
@@ -70,6 +75,7 @@ impl INode3D for Terrain3D {
             surface_blending: true,
             collision_layer: 1,
             collision_mask: 1,
+            terrain_id: GString::new(),
             prepared: None,
             resources: ChunkResources::default(),
             job: None,
@@ -92,6 +98,8 @@ impl INode3D for Terrain3D {
 
     fn on_notification(&mut self, what: Node3DNotification) {
         match what {
+            Node3DNotification::ENTER_TREE => register(self.to_gd()),
+            Node3DNotification::EXIT_TREE => unregister(self.base().instance_id()),
             Node3DNotification::ENTER_WORLD => self.rebuild_resources(),
             Node3DNotification::EXIT_WORLD => self.resources.free(),
             Node3DNotification::TRANSFORM_CHANGED => {
@@ -383,11 +391,65 @@ impl Terrain3D {
     }
 }
 
+thread_local! {
+    /// Terrains inside the tree, in the order they entered (main thread only).
+    static LIVE: std::cell::RefCell<Vec<InstanceId>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn register(terrain: Gd<Terrain3D>) {
+    let id = terrain.instance_id();
+    LIVE.with(|l| {
+        let mut l = l.borrow_mut();
+        if !l.contains(&id) {
+            l.push(id);
+        }
+    });
+}
+
+fn unregister(id: InstanceId) {
+    LIVE.with(|l| l.borrow_mut().retain(|x| *x != id));
+}
+
+/// Terrains currently in the tree and visible (water queries skip hidden ones).
+pub(crate) fn live_terrains() -> Vec<Gd<Terrain3D>> {
+    let ids: Vec<InstanceId> = LIVE.with(|l| l.borrow().clone());
+    ids.into_iter()
+        .filter_map(|id| Gd::<Terrain3D>::try_from_instance_id(id).ok())
+        .filter(|t| t.is_visible_in_tree())
+        .collect()
+}
+
 fn normal_to_world(xf: &Transform3D, n: Vector3) -> Vector3 {
     (xf.basis.inverse().transposed() * n).normalized()
 }
 
 impl Terrain3D {
+    /// The id water queries match: `terrain_id`, or the node path when empty.
+    pub(crate) fn placement_id(&self) -> GString {
+        if self.terrain_id.is_empty() {
+            GString::from(self.base().get_path().to_string().as_str())
+        } else {
+            self.terrain_id.clone()
+        }
+    }
+
+    /// Key identifying this placement in tracker identities.
+    pub(crate) fn instance_key(&self) -> i64 {
+        self.base().instance_id().to_i64()
+    }
+
+    /// The water column at a world position, if this terrain has one there.
+    pub(crate) fn water_sample(
+        &self,
+        world: Vector3,
+    ) -> Option<Gd<crate::terrain_water::WaterSample>> {
+        let p = self.prepared.as_ref()?;
+        let xf = self.base().get_global_transform();
+        let local = xf.affine_inverse() * world;
+        let s = p.water.sample(&p.field, local.x, local.z)?;
+        Some(crate::terrain_water::make_sample(self, &xf, local, &s))
+    }
+
     fn has_source(&self) -> bool {
         self.asset.is_some() || !self.recipe.is_empty()
     }
