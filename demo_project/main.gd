@@ -1,6 +1,7 @@
 extends Node3D
-## Ridgeline demo: a generated valley landscape. When the terrain has generated, balls are
-## dropped onto it (physics uses the terrain's collision) and the HUD shows a height query.
+## Ridgeline demo: a generated river valley (erosion, basin lakes, a river). When the terrain
+## has generated, balls are dropped onto it (physics uses the terrain's collision), the HUD shows
+## a height query, and a marker drifting across the river prints water events from a tracker.
 ##
 ## With the user argument [code]--screenshot=PATH[/code] (as `cargo xtask demo` passes when there
 ## is no display) it waits for generation, lets the balls fall, saves the viewport to PATH as PNG
@@ -11,6 +12,9 @@ extends Node3D
 @onready var camera: Camera3D = $Camera3D
 
 var screenshot_path := ""
+var tracker: WaterTracker = TerrainWater.tracker()
+var marker: MeshInstance3D
+var marker_t := 0.0
 
 
 func _ready() -> void:
@@ -42,6 +46,7 @@ func _on_generated(ok: bool, message: String) -> void:
 	camera.position = Vector3(0.02 * size.x, 0.55 * maxf(size.x, size.y), -0.12 * size.y)
 	camera.look_at(Vector3(size.x * 0.5, h, size.y * 0.45))
 	_drop_balls(size)
+	_add_marker()
 	if screenshot_path != "":
 		_save_screenshot.call_deferred()
 
@@ -69,6 +74,33 @@ func _drop_balls(size: Vector2) -> void:
 		body.add_child(visual)
 		body.add_child(collider)
 		add_child(body)
+
+
+func _add_marker() -> void:
+	marker = MeshInstance3D.new()
+	var m := BoxMesh.new()
+	m.size = Vector3(8, 8, 8)
+	var mat := StandardMaterial3D.new()
+	mat.albedo_color = Color(1.0, 0.85, 0.1)
+	m.material = mat
+	marker.mesh = m
+	add_child(marker)
+
+
+func _physics_process(delta: float) -> void:
+	if marker == null:
+		return
+	# The marker bobs across the valley floor, dipping in and out of the river.
+	marker_t += delta
+	var p := Vector3(380.0 + 120.0 * sin(marker_t * 0.4), 0.0, 420.0 + 120.0 * sin(marker_t * 0.4))
+	var ground := terrain.get_height(p)
+	var water := TerrainWater.sample(p)
+	var level := water.surface.y if water else ground
+	p.y = level + 2.0 * sin(marker_t * 2.0)
+	marker.position = p
+	for event in tracker.update(p):
+		if event.phase != "stay":
+			print("water %s: %s (depth %.1f m)" % [event.phase, event.sample.body_id, event.sample.depth])
 
 
 func _save_screenshot() -> void:

@@ -91,3 +91,14 @@ func test_equal_body_ids_on_two_placements_do_not_mix() -> void:
 	assert_eq(_phases(events), ["exit:west", "enter:west"], "same body id, other placement")
 	assert_eq(events[1].sample.terrain_id, "right", "the new placement")
 	assert_eq(left.get_chunk_instance_count() > 0, true, "both terrains shown")
+
+
+func test_water_is_drawn_and_has_no_collider() -> void:
+	var terrain := _lakes()
+	assert_eq(terrain.get_water_instance_count(), 2, "one surface per body")
+	await get_tree().physics_frame
+	await get_tree().physics_frame
+	var space := terrain.get_world_3d().direct_space_state
+	var hit := space.intersect_ray(PhysicsRayQueryParameters3D.create(Vector3(32, 50, 32), Vector3(32, -50, 32)))
+	assert_false(hit.is_empty(), "the ray hits something")
+	assert_near(hit.position.y, -5.0, 0.01, "it reaches the lake bed: water is not a floor")

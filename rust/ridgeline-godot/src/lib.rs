@@ -18,6 +18,7 @@ mod terrain_asset;
 mod terrain_asset_loader;
 mod terrain_asset_saver;
 mod terrain_water;
+mod water_resources;
 
 use terrain_asset_loader::TerrainAssetLoader;
 use terrain_asset_saver::TerrainAssetSaver;

@@ -59,6 +59,7 @@ pub struct Terrain3D {
 
     prepared: Option<Arc<Prepared>>,
     resources: ChunkResources,
+    water: crate::water_resources::WaterResources,
     job: Option<GenerationJob>,
     cache: Arc<Mutex<GraphCache>>,
     last_error: String,
@@ -78,6 +79,7 @@ impl INode3D for Terrain3D {
             terrain_id: GString::new(),
             prepared: None,
             resources: ChunkResources::default(),
+            water: crate::water_resources::WaterResources::default(),
             job: None,
             cache: Arc::new(Mutex::new(GraphCache::default())),
             last_error: String::new(),
@@ -101,14 +103,19 @@ impl INode3D for Terrain3D {
             Node3DNotification::ENTER_TREE => register(self.to_gd()),
             Node3DNotification::EXIT_TREE => unregister(self.base().instance_id()),
             Node3DNotification::ENTER_WORLD => self.rebuild_resources(),
-            Node3DNotification::EXIT_WORLD => self.resources.free(),
+            Node3DNotification::EXIT_WORLD => {
+                self.resources.free();
+                self.water.free();
+            }
             Node3DNotification::TRANSFORM_CHANGED => {
                 let t = self.base().get_global_transform();
                 self.resources.set_transform(t);
+                self.water.set_transform(t);
             }
             Node3DNotification::VISIBILITY_CHANGED => {
                 let v = self.base().is_visible_in_tree();
                 self.resources.set_visible(v);
+                self.water.set_visible(v);
             }
             _ => {}
         }
@@ -384,6 +391,13 @@ impl Terrain3D {
         })
     }
 
+    /// Number of water surface render instances currently owned (one per body; water has no
+    /// collider).
+    #[func]
+    pub fn get_water_instance_count(&self) -> i32 {
+        self.water.instance_count() as i32
+    }
+
     /// Number of chunk render instances currently owned (for diagnostics and tests).
     #[func]
     pub fn get_chunk_instance_count(&self) -> i32 {
@@ -511,10 +525,18 @@ impl Terrain3D {
 
     fn rebuild_resources(&mut self) {
         self.resources.free();
+        self.water.free();
         let (Some(prepared), Some(place)) = (self.prepared.clone(), self.placement()) else {
             return;
         };
         self.resources = ChunkResources::build(&prepared, &place, self.surface_blending);
+        self.water = crate::water_resources::WaterResources::build(
+            &prepared.field,
+            &prepared.water,
+            place.scenario,
+            place.transform,
+            place.visible,
+        );
     }
 
     fn poll_job(&mut self) {
