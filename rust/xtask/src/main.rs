@@ -124,24 +124,16 @@ fn has_display() -> bool {
         || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty())
 }
 
-fn demo(args: &[String]) -> Result<()> {
-    let force_png = args.iter().any(|a| a == "--png");
-    let godot = godot::locate_or_provision()?;
-    eprintln!("xtask: using Godot {} from {}", godot.version, godot.origin);
-    build_and_install()?;
-    let demo = repo_root().join("demo_project");
-    project::import(&godot, &demo)?;
-    if has_display() && !force_png {
-        eprintln!("xtask: opening the demo scene");
-        proc::run(godot.command().arg("--path").arg(&demo), "godot (demo)")?;
-        return Ok(());
-    }
+/// Renders the demo scene under Xvfb (OpenGL 3, software) to `target/demo/demo.png`; returns
+/// its path. The demo must already be built and imported.
+pub fn render_demo(godot: &godot::Godot) -> Result<PathBuf> {
     godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
+    let demo = repo_root().join("demo_project");
     let out_dir = target_dir().join("demo");
     std::fs::create_dir_all(&out_dir)?;
     let png = out_dir.join("demo.png");
     let _ = std::fs::remove_file(&png);
-    eprintln!("xtask: no display; rendering the demo under Xvfb (OpenGL 3, software)");
+    eprintln!("xtask: rendering the demo under Xvfb (OpenGL 3, software)");
     let mut cmd = godot.render_command(1280, 720)?;
     cmd.arg("--path")
         .arg(&demo)
@@ -165,6 +157,23 @@ fn demo(args: &[String]) -> Result<()> {
     if len == 0 {
         bail!("the demo ran but wrote no screenshot at {}", png.display());
     }
+    Ok(png)
+}
+
+fn demo(args: &[String]) -> Result<()> {
+    let force_png = args.iter().any(|a| a == "--png");
+    let godot = godot::locate_or_provision()?;
+    eprintln!("xtask: using Godot {} from {}", godot.version, godot.origin);
+    build_and_install()?;
+    let demo = repo_root().join("demo_project");
+    project::import(&godot, &demo)?;
+    if has_display() && !force_png {
+        eprintln!("xtask: opening the demo scene");
+        proc::run(godot.command().arg("--path").arg(&demo), "godot (demo)")?;
+        return Ok(());
+    }
+    let png = render_demo(&godot)?;
+    let len = std::fs::metadata(&png).map(|m| m.len()).unwrap_or(0);
     println!("demo screenshot: {} ({len} bytes)", png.display());
     Ok(())
 }

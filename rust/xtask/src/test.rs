@@ -93,7 +93,12 @@ pub fn run(args: &[String]) -> Result<()> {
     }
 
     match build_and_install() {
-        Ok(_) => run_godot_suites(&godot, &mut tally, filter.as_deref())?,
+        Ok(_) => {
+            run_godot_suites(&godot, &mut tally, filter.as_deref())?;
+            if filter.is_none() {
+                render_check(&godot, &mut tally);
+            }
+        }
         Err(e) => tally.problem(format!("extension build failed: {e:#}")),
     }
 
@@ -147,6 +152,88 @@ fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str
     let out = proc::run_captured(&mut cmd, Duration::from_secs(900), "  godot| ", false)?;
     judge_godot_run(&out, tally);
     Ok(())
+}
+
+/// Renders the demo under Xvfb and checks that the terrain covers the expected part of the
+/// screen: not black, not empty, filling the centre of the view.
+fn render_check(godot: &godot::Godot, tally: &mut Tally) {
+    let demo = repo_root().join("demo_project");
+    let result = project::import(godot, &demo)
+        .and_then(|_| crate::render_demo(godot))
+        .and_then(|png| screen_coverage(&png));
+    match result {
+        Ok(c) => {
+            eprintln!(
+                "xtask: render check: terrain covers {:.0} % of the screen, {:.0} % of the centre; mean brightness {:.0}",
+                c.covered * 100.0,
+                c.centre * 100.0,
+                c.brightness
+            );
+            if c.covered > 0.15 && c.centre > 0.8 && c.brightness > 30.0 {
+                tally.passed += 1;
+                println!("PASS render::demo_terrain_covers_the_view");
+            } else {
+                tally.problem(format!(
+                    "render check: the terrain covers {:.0} % of the screen and {:.0} % of its centre (brightness {:.0}); expected > 15 %, > 80 %, > 30",
+                    c.covered * 100.0,
+                    c.centre * 100.0,
+                    c.brightness
+                ));
+            }
+        }
+        Err(e) => tally.problem(format!("render check failed: {e:#}")),
+    }
+}
+
+struct Coverage {
+    covered: f64,
+    centre: f64,
+    brightness: f64,
+}
+
+/// Share of pixels that differ from the sky (sampled at the top centre), overall and in the
+/// central box, and the mean brightness of those pixels.
+fn screen_coverage(path: &std::path::Path) -> Result<Coverage> {
+    let file = std::fs::File::open(path)?;
+    let decoder = png::Decoder::new(std::io::BufReader::new(file));
+    let mut reader = decoder.read_info()?;
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader.next_frame(&mut buf)?;
+    let (w, h) = (info.width as usize, info.height as usize);
+    let channels = info.line_size / w;
+    let px = |x: usize, y: usize| -> [i32; 3] {
+        let i = y * info.line_size + x * channels;
+        [buf[i] as i32, buf[i + 1] as i32, buf[i + 2] as i32]
+    };
+    let sky = px(w / 2, h / 12);
+    let (mut covered, mut centre, mut centre_n, mut bright) = (0usize, 0usize, 0usize, 0.0f64);
+    for y in 0..h {
+        for x in 0..w {
+            let p = px(x, y);
+            let diff: i32 = (0..3).map(|k| (p[k] - sky[k]).abs()).sum();
+            let is_terrain = diff > 40;
+            let in_centre = x > w * 3 / 10 && x < w * 7 / 10 && y > h * 3 / 10 && y < h * 7 / 10;
+            if in_centre {
+                centre_n += 1;
+            }
+            if is_terrain {
+                covered += 1;
+                bright += (p[0] + p[1] + p[2]) as f64 / 3.0;
+                if in_centre {
+                    centre += 1;
+                }
+            }
+        }
+    }
+    Ok(Coverage {
+        covered: covered as f64 / (w * h) as f64,
+        centre: centre as f64 / centre_n.max(1) as f64,
+        brightness: if covered > 0 {
+            bright / covered as f64
+        } else {
+            0.0
+        },
+    })
 }
 
 fn judge_godot_run(out: &proc::Captured, tally: &mut Tally) {
