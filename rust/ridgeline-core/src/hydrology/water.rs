@@ -11,6 +11,9 @@
 use crate::grid::{Field, Grid};
 use crate::hydrology::drainage::NEIGHBOURS;
 
+/// Most water bodies one terrain can hold (sample ownership is stored in 16 bits).
+pub const MAX_BODIES: usize = u16::MAX as usize - 1;
+
 /// Kind of a water body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WaterKind {
@@ -175,6 +178,15 @@ impl WaterSet {
     /// their body).
     pub fn add(&mut self, mut body: WaterBody, ground: &Field<f32>) {
         body.warnings.clear();
+        if self.bodies.len() >= MAX_BODIES {
+            body.warnings.push(format!(
+                "`{}` was not placed: a terrain holds at most {MAX_BODIES} water bodies",
+                body.id
+            ));
+            body.wet_samples = 0;
+            self.bodies.push(body);
+            return;
+        }
         let index = self.bodies.len() as u16 + 1;
         resolve(self, &mut body, index, ground);
         self.bodies.push(body);
