@@ -5,6 +5,9 @@ use crate::grid::{Grid, HoleMask};
 use glam::Vec3;
 use rayon::prelude::*;
 
+/// Cells per side of the blocks whose height bounds let ray casts skip empty space.
+pub const BLOCK: u32 = 8;
+
 /// Heights on a [`Grid`] with everything queries and meshing need.
 ///
 /// Vertex normals come from central differences of the whole field (one-sided at the terrain
@@ -19,6 +22,8 @@ pub struct Heightfield {
     /// (min, max) height per chunk, row-major over chunks, ignoring nothing (holes included:
     /// bounds are conservative).
     chunk_bounds: Vec<[f32; 2]>,
+    /// (min, max) height per block of `BLOCK × BLOCK` cells (ray casts skip whole blocks).
+    block_bounds: Vec<[f32; 2]>,
     min_height: f32,
     max_height: f32,
 }
@@ -62,6 +67,7 @@ impl Heightfield {
             heights,
             holes,
             chunk_bounds: Vec::new(),
+            block_bounds: Vec::new(),
             min_height: 0.0,
             max_height: 0.0,
         };
@@ -106,12 +112,24 @@ impl Heightfield {
         let [nx, _] = self.grid.chunks();
         self.chunk_bounds[(cz * nx + cx) as usize]
     }
-    /// Bytes held by heights, normals, hole mask and chunk bounds.
+    /// Blocks along X and Z (`BLOCK` cells each; the last may be partial).
+    pub fn blocks(&self) -> [u32; 2] {
+        let [cx, cz] = self.grid.cells();
+        [cx.div_ceil(BLOCK), cz.div_ceil(BLOCK)]
+    }
+    /// (min, max) height over the samples of block (bx, bz).
+    #[inline]
+    pub fn block_bounds(&self, bx: u32, bz: u32) -> [f32; 2] {
+        let [nx, _] = self.blocks();
+        self.block_bounds[(bz * nx + bx) as usize]
+    }
+    /// Bytes held by heights, normals, hole mask and chunk/block bounds.
     pub fn memory_bytes(&self) -> usize {
         self.heights.len() * 4
             + self.normals.len() * 4
             + self.holes.memory_bytes()
             + self.chunk_bounds.len() * 8
+            + self.block_bounds.len() * 8
     }
 
     /// Replaces the heights of the sample rectangle `[x0, x1) × [z0, z1)` from `values`
@@ -171,6 +189,28 @@ impl Heightfield {
     }
 
     fn recompute_bounds(&mut self) {
+        let [bnx, bnz] = self.blocks();
+        let [cx, cz] = self.grid.cells();
+        let grid = self.grid;
+        let heights = &self.heights;
+        self.block_bounds = (0..bnz * bnx)
+            .into_par_iter()
+            .map(|i| {
+                let (bx, bz) = (i % bnx, i / bnx);
+                let (x0, z0) = (bx * BLOCK, bz * BLOCK);
+                let (x1, z1) = ((x0 + BLOCK).min(cx), (z0 + BLOCK).min(cz));
+                let mut lo = f32::INFINITY;
+                let mut hi = f32::NEG_INFINITY;
+                for z in z0..=z1 {
+                    let row = grid.index(x0 as usize, z as usize);
+                    for &v in &heights[row..=row + (x1 - x0) as usize] {
+                        lo = lo.min(v);
+                        hi = hi.max(v);
+                    }
+                }
+                [lo, hi]
+            })
+            .collect();
         let [nx, nz] = self.grid.chunks();
         let grid = self.grid;
         let heights = &self.heights;

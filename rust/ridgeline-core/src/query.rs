@@ -222,22 +222,43 @@ impl Heightfield {
                     return false;
                 }
                 let r = grid.chunk_cells_range(cx, cz);
+                // Blocks overlapping this chunk, then cells of each block inside the chunk.
+                let block = crate::heightfield::BLOCK;
                 dda(
                     o,
                     d,
                     ta,
                     tb,
-                    dx as f64,
-                    dz as f64,
-                    [r.x0, r.z0],
-                    [r.x1, r.z1],
-                    |ix, iz, ca, cb| {
-                        if let Some(hit) = self.cell_hit(&grid, o, d, ix, iz, ca, cb) {
-                            found = Some(hit);
-                            true
-                        } else {
-                            false
+                    dx as f64 * block as f64,
+                    dz as f64 * block as f64,
+                    [r.x0 / block, r.z0 / block],
+                    [r.x1.div_ceil(block), r.z1.div_ceil(block)],
+                    |bx, bz, ba, bb| {
+                        let [blo, bhi] = self.block_bounds(bx, bz);
+                        let (ya, yb) = (o.y + d.y * ba, o.y + d.y * bb);
+                        if ya.max(yb) < blo as f64 - 1e-6 || ya.min(yb) > bhi as f64 + 1e-6 {
+                            return false;
                         }
+                        let lo = [(bx * block).max(r.x0), (bz * block).max(r.z0)];
+                        let hi = [((bx + 1) * block).min(r.x1), ((bz + 1) * block).min(r.z1)];
+                        dda(
+                            o,
+                            d,
+                            ba,
+                            bb,
+                            dx as f64,
+                            dz as f64,
+                            lo,
+                            hi,
+                            |ix, iz, ca, cb| {
+                                if let Some(hit) = self.cell_hit(&grid, o, d, ix, iz, ca, cb) {
+                                    found = Some(hit);
+                                    true
+                                } else {
+                                    false
+                                }
+                            },
+                        )
                     },
                 )
             },
