@@ -49,6 +49,31 @@ pub fn run(args: &[String]) -> Result<()> {
                 eprintln!("{}", out.text);
                 bail!("the Godot benchmark script failed");
             }
+            // Rendered-frame statistics need a renderer: Xvfb + OpenGL 3.
+            match godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
+                .and_then(|_| godot.render_command(1280, 720))
+            {
+                Ok(mut render) => {
+                    render
+                        .arg("--path")
+                        .arg(&dir)
+                        .arg("--script")
+                        .arg("res://bench/lod_primitives.gd");
+                    let lod = proc::run_captured(&mut render, Duration::from_secs(600), "", true)?;
+                    if !lod.success() {
+                        eprintln!("{}", lod.text);
+                        bail!("the LOD primitives benchmark failed");
+                    }
+                    for line in lod.text.lines() {
+                        if line.starts_with("bench ") {
+                            lines.push(line.to_string());
+                        } else if line.starts_with("lod primitives:") {
+                            eprintln!("{line}");
+                        }
+                    }
+                }
+                Err(e) => eprintln!("xtask: skipping godot_lod_primitives (no renderer): {e:#}"),
+            }
             for line in out.text.lines() {
                 if let Some(rest) = line.strip_prefix("peer ") {
                     let mut it = rest.split_whitespace();
