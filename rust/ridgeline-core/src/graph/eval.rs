@@ -95,9 +95,9 @@ pub fn evaluate(
     let landforms_key = {
         let mut h = StableHasher::default();
         h.str(&recipe.default_landform);
-        let v = recipe.to_value();
         h.str(
-            &v.get("landforms")
+            &recipe
+                .landforms_value()
                 .map(|l| l.to_string())
                 .unwrap_or_default(),
         );
@@ -168,9 +168,9 @@ pub fn evaluate(
             None => {
                 let t = Instant::now();
                 let refs: Vec<Option<&PinValue>> = inputs.iter().map(Option::as_ref).collect();
-                let (values, details) = gn
+                let crate::nodes::Evaluated { values, details } = gn
                     .node
-                    .evaluate_with_details(&ctx, &refs)
+                    .evaluate(&ctx, &refs)
                     .map_err(|e| locate(e, &gn.id))?;
                 (
                     Arc::new(Cached { values, details }),

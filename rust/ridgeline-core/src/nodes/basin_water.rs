@@ -3,7 +3,7 @@
 //! body budget never renumbers surviving lakes.
 
 use super::util::{drainage_input, non_negative, put_f64, water_input};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
 use crate::error::{Diagnostics, Result};
 use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
 use crate::recipe::reader::ObjectReader;
@@ -66,14 +66,7 @@ impl NodeImpl for BasinWater {
     fn depends_on_node_id(&self) -> bool {
         true
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
-        Ok(self.evaluate_with_details(ctx, inputs)?.0)
-    }
-    fn evaluate_with_details(
-        &self,
-        ctx: &EvalContext,
-        inputs: &Inputs,
-    ) -> Result<(Vec<PinValue>, Option<Value>)> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let drainage = drainage_input(inputs, 0)?;
         let [dx, dz] = ctx.grid.spacing();
         let cell_area = (dx * dz) as f64;
@@ -126,6 +119,9 @@ impl NodeImpl for BasinWater {
         }
         let details =
             json!({ "proposed": ids, "truncated": truncated, "eligible": eligible_count });
-        Ok((vec![PinValue::Water(Arc::new(set))], Some(details)))
+        Ok(Evaluated {
+            values: vec![PinValue::Water(Arc::new(set))],
+            details: Some(details),
+        })
     }
 }

@@ -1,7 +1,7 @@
 //! Comment node (`comment`): a note on the canvas. No pins; its text lives on the graph node
 //! (`text`), not in params, and never affects generation or cache keys.
 
-use super::{EvalContext, Inputs, NodeImpl, PinSpec, PinValue};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinSpec};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::reader::ObjectReader;
 use serde_json::{Map, Value};
@@ -31,7 +31,7 @@ impl NodeImpl for Comment {
     fn params(&self) -> Map<String, Value> {
         Map::new()
     }
-    fn evaluate(&self, _ctx: &EvalContext, _inputs: &Inputs) -> Result<Vec<PinValue>> {
-        Ok(Vec::new())
+    fn evaluate(&self, _ctx: &EvalContext, _inputs: &Inputs) -> Result<Evaluated> {
+        Ok(Vec::new().into())
     }
 }

@@ -2,7 +2,7 @@
 //! accumulation mask. See `hydrology::drainage` for the algorithm.
 
 use super::util::input;
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
 use crate::error::{Diagnostics, Result};
 use crate::hydrology::Drainage;
 use crate::recipe::reader::ObjectReader;
@@ -40,14 +40,7 @@ impl NodeImpl for DrainageNode {
     fn params(&self) -> Map<String, Value> {
         Map::new()
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
-        Ok(self.evaluate_with_details(ctx, inputs)?.0)
-    }
-    fn evaluate_with_details(
-        &self,
-        ctx: &EvalContext,
-        inputs: &Inputs,
-    ) -> Result<(Vec<PinValue>, Option<Value>)> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         ctx.check_cancel()?;
         let d = Drainage::compute(ctx.grid, field);
@@ -58,12 +51,12 @@ impl NodeImpl for DrainageNode {
                 "samples": b.samples, "max_depth": b.max_depth,
             })).collect::<Vec<_>>(),
         });
-        Ok((
-            vec![
+        Ok(Evaluated {
+            values: vec![
                 PinValue::Drainage(Arc::new(d)),
                 PinValue::Mask(Arc::new(flow)),
             ],
-            Some(details),
-        ))
+            details: Some(details),
+        })
     }
 }

@@ -2,7 +2,7 @@
 //! outside it.
 
 use super::util::{fade_out, input, non_negative, put_f64};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::reader::ObjectReader;
 use serde_json::{Map, Value};
@@ -54,7 +54,7 @@ impl NodeImpl for ElevationMask {
         put_f64(&mut m, "falloff", self.falloff, Some(10.0));
         m
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         let (lo, hi, f) = (self.min as f32, self.max as f32, self.falloff as f32);
         let w = field.width();
@@ -64,6 +64,6 @@ impl NodeImpl for ElevationMask {
                 *o = fade_out((lo - h).max(h - hi), f);
             }
         })?;
-        Ok(vec![PinValue::Mask(Arc::new(mask))])
+        Ok(vec![PinValue::Mask(Arc::new(mask))].into())
     }
 }

@@ -2,7 +2,9 @@
 //! `hydrology::erosion` for the model, determinism and the ledger.
 
 use super::util::{input, non_negative, positive, put_f64, within};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, Quality, optional, pin};
+use super::{
+    EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, Quality, optional, pin,
+};
 use crate::error::{Diagnostics, Error, Result};
 use crate::hydrology::erosion::{ErosionParams, erode};
 use crate::recipe::reader::ObjectReader;
@@ -156,14 +158,7 @@ impl NodeImpl for Erosion {
     fn depends_on_quality(&self) -> bool {
         true
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
-        Ok(self.evaluate_with_details(ctx, inputs)?.0)
-    }
-    fn evaluate_with_details(
-        &self,
-        ctx: &EvalContext,
-        inputs: &Inputs,
-    ) -> Result<(Vec<PinValue>, Option<Value>)> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         if let Some(d) = inputs
             .get(1)
@@ -191,14 +186,14 @@ impl NodeImpl for Erosion {
             "quality": if ctx.quality == Quality::Final { "final" } else { "preview" },
             "ledger": { "eroded": l.eroded, "deposited": l.deposited, "exported": l.exported, "suspended": l.suspended },
         });
-        Ok((
-            vec![
+        Ok(Evaluated {
+            values: vec![
                 PinValue::Heightfield(Arc::new(e.heights)),
                 PinValue::Mask(Arc::new(e.deposited_mask)),
                 PinValue::Mask(Arc::new(e.eroded_mask)),
                 PinValue::Heightfield(Arc::new(e.change)),
             ],
-            Some(details),
-        ))
+            details: Some(details),
+        })
     }
 }

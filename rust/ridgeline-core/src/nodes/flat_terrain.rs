@@ -1,7 +1,7 @@
 //! Flat terrain node (`flat_terrain`): a constant-height base.
 
 use super::util::put_f64;
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
 use crate::error::{Diagnostics, Result};
 use crate::grid::Field;
 use crate::recipe::reader::ObjectReader;
@@ -44,12 +44,13 @@ impl NodeImpl for FlatTerrain {
         put_f64(&mut m, "height", self.height, Some(0.0));
         m
     }
-    fn evaluate(&self, ctx: &EvalContext, _inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, _inputs: &Inputs) -> Result<Evaluated> {
         let [w, h] = ctx.grid.samples();
         Ok(vec![PinValue::Heightfield(Arc::new(Field::filled(
             w,
             h,
             self.height as f32,
-        )))])
+        )))]
+        .into())
     }
 }

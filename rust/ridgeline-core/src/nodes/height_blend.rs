@@ -2,7 +2,7 @@
 //! not connected).
 
 use super::util::{input, put_f64, within};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
 use crate::error::{Diagnostics, Error, Result};
 use crate::recipe::reader::ObjectReader;
 use serde_json::{Map, Value};
@@ -59,7 +59,7 @@ impl NodeImpl for HeightBlend {
         put_f64(&mut m, "amount", self.amount, Some(1.0));
         m
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let a = input(inputs, 0, "a")?;
         let b = input(inputs, 1, "b")?;
         let mask = inputs.get(2).copied().flatten().map(PinValue::field);
@@ -76,6 +76,6 @@ impl NodeImpl for HeightBlend {
                 *o = sa[i] + (sb[i] - sa[i]) * (amount * m);
             }
         })?;
-        Ok(vec![PinValue::Heightfield(Arc::new(out))])
+        Ok(vec![PinValue::Heightfield(Arc::new(out))].into())
     }
 }

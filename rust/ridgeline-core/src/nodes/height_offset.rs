@@ -3,7 +3,7 @@
 
 use super::height_blend::same_grid;
 use super::util::{input, put_f64};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::reader::ObjectReader;
 use serde_json::{Map, Value};
@@ -49,7 +49,7 @@ impl NodeImpl for HeightOffset {
         put_f64(&mut m, "offset", self.offset, Some(0.0));
         m
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         let mask = inputs.get(1).copied().flatten().map(PinValue::field);
         let mut all = vec![field];
@@ -64,6 +64,6 @@ impl NodeImpl for HeightOffset {
                 *o = src[i] + offset * m;
             }
         })?;
-        Ok(vec![PinValue::Heightfield(Arc::new(out))])
+        Ok(vec![PinValue::Heightfield(Arc::new(out))].into())
     }
 }

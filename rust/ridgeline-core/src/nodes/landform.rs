@@ -1,7 +1,7 @@
 //! Landform node (`landform`): the recipe's named landform shape as a heightfield.
 
 use super::shape_params::{check_domain, shape_field};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::Recipe;
 use crate::recipe::reader::ObjectReader;
@@ -57,7 +57,7 @@ impl NodeImpl for Landform {
             ),
         }
     }
-    fn evaluate(&self, ctx: &EvalContext, _inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, _inputs: &Inputs) -> Result<Evaluated> {
         let name = self
             .landform
             .as_deref()
@@ -66,6 +66,6 @@ impl NodeImpl for Landform {
             crate::error::Error::invalid("landform", format!("unknown landform `{name}`"))
         })?;
         let field = shape_field(ctx, &shape, ctx.recipe.landform_seeds(name))?;
-        Ok(vec![PinValue::Heightfield(Arc::new(field))])
+        Ok(vec![PinValue::Heightfield(Arc::new(field))].into())
     }
 }

@@ -194,6 +194,25 @@ impl EvalContext<'_> {
     }
 }
 
+/// What a node's evaluation produced: one value per output pin, plus optional details for the
+/// run report (erosion's ledger, drainage's basins, …).
+#[derive(Debug)]
+pub struct Evaluated {
+    /// Output values, in output-pin order.
+    pub values: Vec<PinValue>,
+    /// Node-specific report details.
+    pub details: Option<Value>,
+}
+
+impl From<Vec<PinValue>> for Evaluated {
+    fn from(values: Vec<PinValue>) -> Self {
+        Self {
+            values,
+            details: None,
+        }
+    }
+}
+
 /// Inputs of one evaluation, by pin position (None = not connected).
 pub type Inputs<'a> = [Option<&'a PinValue>];
 
@@ -210,16 +229,8 @@ pub trait NodeImpl: Send + Sync + std::fmt::Debug {
     /// Checks against the recipe (e.g. a named landform exists, the sampling domain fits the
     /// terrain size). `path` locates the node's params.
     fn check(&self, _recipe: &Recipe, _path: &str, _d: &mut Diagnostics) {}
-    /// Computes the outputs.
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>>;
-    /// Computes the outputs plus optional details for the run report (erosion's ledger, …).
-    fn evaluate_with_details(
-        &self,
-        ctx: &EvalContext,
-        inputs: &Inputs,
-    ) -> Result<(Vec<PinValue>, Option<Value>)> {
-        Ok((self.evaluate(ctx, inputs)?, None))
-    }
+    /// Computes the outputs (and optional details for the run report).
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated>;
     /// Whether Preview quality changes this node's result (cache entries then depend on it).
     fn depends_on_quality(&self) -> bool {
         false

@@ -2,7 +2,7 @@
 //! inline, plus `seed_offset` to decorrelate several noise sources.
 
 use super::shape_params::{check_domain, parse_shape, shape_field, shape_json};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
 use crate::error::{Diagnostics, Result};
 use crate::noise::{ShapeParams, ShapeSeeds};
 use crate::recipe::Recipe;
@@ -54,13 +54,13 @@ impl NodeImpl for NoiseTerrain {
     fn check(&self, recipe: &Recipe, path: &str, d: &mut Diagnostics) {
         check_domain(&self.shape, recipe.size_f32(), path, d);
     }
-    fn evaluate(&self, ctx: &EvalContext, _inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, _inputs: &Inputs) -> Result<Evaluated> {
         let seed = ctx.recipe.seed;
         let seeds = ShapeSeeds {
             landform: splitmix64(sub_seed(seed, "landform") ^ self.seed_offset),
             warp: splitmix64(sub_seed(seed, "landform_warp") ^ self.seed_offset),
         };
         let field = shape_field(ctx, &self.shape, seeds)?;
-        Ok(vec![PinValue::Heightfield(Arc::new(field))])
+        Ok(vec![PinValue::Heightfield(Arc::new(field))].into())
     }
 }

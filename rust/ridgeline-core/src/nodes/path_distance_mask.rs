@@ -2,7 +2,7 @@
 //! fading smoothly to 0 over `falloff` beyond it.
 
 use super::util::{fade_out, input, json_points, mask_from, non_negative, put_f64};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, pin};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::reader::{ObjectReader, read_points};
 use serde_json::{Map, Value};
@@ -86,9 +86,9 @@ impl NodeImpl for PathDistanceMask {
         put_f64(&mut m, "falloff", self.falloff, Some(40.0));
         m
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         input(inputs, 0, "field")?;
-        Ok(vec![mask_from(ctx, |x, z| self.value_at(x, z))?])
+        Ok(vec![mask_from(ctx, |x, z| self.value_at(x, z))?].into())
     }
 }
 

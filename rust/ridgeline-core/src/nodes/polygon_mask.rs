@@ -4,7 +4,7 @@
 
 use super::path_distance_mask::segment_distance;
 use super::util::{fade_out, input, json_points, mask_from, non_negative, put_f64};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, pin};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::reader::{ObjectReader, read_points};
 use serde_json::{Map, Value};
@@ -112,9 +112,9 @@ impl NodeImpl for PolygonMask {
         put_f64(&mut m, "falloff", self.falloff, Some(20.0));
         m
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         input(inputs, 0, "field")?;
-        Ok(vec![mask_from(ctx, |x, z| self.value_at(x, z))?])
+        Ok(vec![mask_from(ctx, |x, z| self.value_at(x, z))?].into())
     }
 }
 

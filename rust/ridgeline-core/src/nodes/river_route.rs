@@ -2,7 +2,7 @@
 //! carving a channel and publishing a follow-bed river. The node id is the body id.
 
 use super::util::{drainage_input, non_negative, positive, put_f64, water_input};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
 use crate::error::{Diagnostics, Error, Result};
 use crate::hydrology::water::{
     Appearance, Footprint, WaterBody, WaterKind, WaterSet, carve_channel,
@@ -83,14 +83,7 @@ impl NodeImpl for RiverRoute {
     fn depends_on_node_id(&self) -> bool {
         true
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
-        Ok(self.evaluate_with_details(ctx, inputs)?.0)
-    }
-    fn evaluate_with_details(
-        &self,
-        ctx: &EvalContext,
-        inputs: &Inputs,
-    ) -> Result<(Vec<PinValue>, Option<Value>)> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let dr = drainage_input(inputs, 0)?;
         let grid = ctx.grid;
         let [w, h] = grid.samples();
@@ -114,14 +107,14 @@ impl NodeImpl for RiverRoute {
         let snap = |v: f64, s: f32, n: usize| ((v / s as f64).round() as usize).min(n - 1);
         let start = snap(self.source[1], dz, h) * w + snap(self.source[0], dx, w);
         let sea = ctx.recipe.sea_level() as f32;
-        let unchanged = |msg: String, set: WaterSet| -> Result<(Vec<PinValue>, Option<Value>)> {
-            Ok((
-                vec![
+        let unchanged = |msg: String, set: WaterSet| -> Result<Evaluated> {
+            Ok(Evaluated {
+                values: vec![
                     PinValue::Heightfield(Arc::new(dr.source.clone())),
                     PinValue::Water(Arc::new(set)),
                 ],
-                Some(json!({ "route_samples": 0, "end": "none", "diagnostic": msg })),
-            ))
+                details: Some(json!({ "route_samples": 0, "end": "none", "diagnostic": msg })),
+            })
         };
         if set.owner[start] != 0 {
             return unchanged(
@@ -204,12 +197,12 @@ impl NodeImpl for RiverRoute {
             "joined": joined.map(|(id, _)| id),
             "warnings": set.bodies.last().map(|b| b.warnings.clone()),
         });
-        Ok((
-            vec![
+        Ok(Evaluated {
+            values: vec![
                 PinValue::Heightfield(Arc::new(carved)),
                 PinValue::Water(Arc::new(set)),
             ],
-            Some(details),
-        ))
+            details: Some(details),
+        })
     }
 }

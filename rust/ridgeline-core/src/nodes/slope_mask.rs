@@ -3,7 +3,7 @@
 //! at the border), the same gradients as the terrain's smooth normals.
 
 use super::util::{fade_out, input, put_f64, within};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::reader::ObjectReader;
 use serde_json::{Map, Value};
@@ -62,7 +62,7 @@ impl NodeImpl for SlopeMask {
         put_f64(&mut m, "falloff_degrees", self.falloff_degrees, Some(5.0));
         m
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         let (w, h) = (field.width(), field.depth());
         let [dx, dz] = ctx.grid.spacing();
@@ -82,6 +82,6 @@ impl NodeImpl for SlopeMask {
                 *o = fade_out((lo - deg).max(deg - hi), f);
             }
         })?;
-        Ok(vec![PinValue::Mask(Arc::new(mask))])
+        Ok(vec![PinValue::Mask(Arc::new(mask))].into())
     }
 }

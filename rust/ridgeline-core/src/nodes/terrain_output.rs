@@ -2,7 +2,7 @@
 //! water and instances, as the graph's result. The recipe's `graph.output` names it.
 
 use super::util::input;
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
 use crate::error::{Diagnostics, Result};
 use crate::recipe::reader::ObjectReader;
 use serde_json::{Map, Value};
@@ -42,7 +42,7 @@ impl NodeImpl for TerrainOutput {
     fn params(&self) -> Map<String, Value> {
         Map::new()
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "heightfield")?;
         // Pass the heightfield through (shares the same buffer).
         let mut out: Vec<PinValue> = inputs[0].cloned().into_iter().collect();
@@ -63,6 +63,6 @@ impl NodeImpl for TerrainOutput {
             None => crate::hydrology::water::WaterSet::empty(ctx.grid),
         };
         out.push(PinValue::Water(std::sync::Arc::new(water)));
-        Ok(out)
+        Ok(out.into())
     }
 }

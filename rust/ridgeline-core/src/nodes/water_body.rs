@@ -2,7 +2,7 @@
 //! oceans leave the ground unchanged. An existing water input chains bodies.
 
 use super::util::{input, non_negative, positive, water_input, within};
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
 use crate::error::{Diagnostics, Error, Result};
 use crate::hydrology::water::{
     Appearance, Footprint, WaterBody, WaterKind, WaterSet, carve_channel, polygon_contains,
@@ -303,14 +303,7 @@ impl NodeImpl for WaterBodyNode {
     fn params(&self) -> Map<String, Value> {
         self.params.clone()
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
-        Ok(self.evaluate_with_details(ctx, inputs)?.0)
-    }
-    fn evaluate_with_details(
-        &self,
-        ctx: &EvalContext,
-        inputs: &Inputs,
-    ) -> Result<(Vec<PinValue>, Option<Value>)> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         let mut ground = field.clone();
         let mut body = self.body.clone();
@@ -334,12 +327,12 @@ impl NodeImpl for WaterBodyNode {
         };
         set.add(body, &ground);
         let added = set.bodies.last().map(|b| json!({ "id": b.id, "kind": b.kind.name(), "level": b.level, "wet_samples": b.wet_samples, "warnings": b.warnings }));
-        Ok((
-            vec![
+        Ok(Evaluated {
+            values: vec![
                 PinValue::Heightfield(Arc::new(ground)),
                 PinValue::Water(Arc::new(set)),
             ],
-            added,
-        ))
+            details: added,
+        })
     }
 }

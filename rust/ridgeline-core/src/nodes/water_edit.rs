@@ -2,7 +2,7 @@
 //! on its input terrain without carving again.
 
 use super::util::input;
-use super::{EvalContext, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
 use crate::error::{Diagnostics, Error, Result};
 use crate::hydrology::water::{Footprint, WaterSet};
 use crate::recipe::reader::{ObjectReader, index, read_numbers, type_name};
@@ -167,7 +167,7 @@ impl NodeImpl for WaterEdit {
     fn params(&self) -> Map<String, Value> {
         self.params.clone()
     }
-    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Vec<PinValue>> {
+    fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         let water = inputs
             .get(1)
@@ -222,6 +222,6 @@ impl NodeImpl for WaterEdit {
             }
             out.add(b, field);
         }
-        Ok(vec![PinValue::Water(Arc::new(out))])
+        Ok(vec![PinValue::Water(Arc::new(out))].into())
     }
 }

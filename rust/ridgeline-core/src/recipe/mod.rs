@@ -439,14 +439,8 @@ impl Recipe {
                 Value::from(self.default_landform.clone()),
             );
         }
-        if !self.landforms.is_empty() {
-            let mut lm = Map::new();
-            for (name, shape) in &self.landforms {
-                let mut sm = Map::new();
-                shape_params::shape_json(shape, &mut sm);
-                lm.insert(name.clone(), Value::Object(sm));
-            }
-            m.insert("landforms".into(), Value::Object(lm));
+        if let Some(l) = self.landforms_value() {
+            m.insert("landforms".into(), l);
         }
         if self.default_biome != DEFAULT_NAME {
             m.insert(
@@ -493,6 +487,20 @@ impl Recipe {
             m.insert("graph".into(), g.to_value());
         }
         Value::Object(m)
+    }
+
+    /// Canonical JSON of the authored landforms (`None` when the recipe defines none).
+    pub fn landforms_value(&self) -> Option<Value> {
+        if self.landforms.is_empty() {
+            return None;
+        }
+        let mut lm = Map::new();
+        for (name, shape) in &self.landforms {
+            let mut sm = Map::new();
+            shape_params::shape_json(shape, &mut sm);
+            lm.insert(name.clone(), Value::Object(sm));
+        }
+        Some(Value::Object(lm))
     }
 
     /// The recipe's grid.
