@@ -27,6 +27,8 @@ func test_generation_signals_arrive_in_order() -> void:
 	add_child(terrain)
 	assert_true(terrain.is_generating(), "generation starts when the terrain enters the tree")
 	var result: Array = await terrain.generation_finished
+	# Leave the signal emission before the runner frees the terrain.
+	await get_tree().process_frame
 	assert_true(result[0], "generation succeeded: %s" % [result])
 	assert_false(terrain.is_generating(), "no longer generating")
 	assert_true(events.size() >= 2, "progress then finished")
@@ -183,3 +185,28 @@ func test_nothing_generated_is_saved_into_the_scene() -> void:
 	assert_false(text.contains("ArrayMesh") or text.contains("HeightMapShape3D") or text.contains("PackedVector3Array"), "no generated data in the scene")
 	assert_true(text.length() < 2000, "scene stays small (%d bytes)" % text.length())
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+
+
+func test_development_cache_reuses_a_warm_generation() -> void:
+	# The test runner points RIDGELINE_CACHE_DIR at a fresh directory outside the project.
+	var cache_root := OS.get_environment("RIDGELINE_CACHE_DIR")
+	assert_true(cache_root != "", "the runner isolates the cache")
+	var recipe := '{"size": [64, 64], "resolution": [32, 32], "seed": %d}' % (1000 + randi() % 100000)
+	var origins: Array = []
+	var heights: Array = []
+	for use_cache in [true, true, false]:
+		var terrain := Terrain3D.new()
+		terrain.use_generation_cache = use_cache
+		terrain.recipe = recipe
+		terrain.generation_finished.connect(func(ok: bool, msg: String) -> void: origins.append(msg))
+		add_child(terrain)
+		terrain.wait_for_generation()
+		await get_tree().process_frame
+		heights.append(terrain.get_height(Vector3(20, 0, 20)))
+		terrain.queue_free()
+	assert_eq(origins, ["generated", "development cache", "generated"], "cold, warm, disabled")
+	assert_eq(heights[1], heights[0], "the warm load gives the same surface")
+	assert_eq(heights[2], heights[0], "so does a fresh generation")
+	var files := DirAccess.get_files_at(cache_root.path_join("terrain"))
+	assert_true(files.size() >= 1 and files[0].ends_with(".terrain.bin"), "entries live in the cache dir: %s" % [files])
+	assert_false(DirAccess.dir_exists_absolute(ProjectSettings.globalize_path("res://").path_join("terrain")), "nothing is written into the project")

@@ -1,8 +1,8 @@
 //! `ridgeline cook`: generates a terrain (Final) and writes its prepared payload.
 
 use crate::files::{load, write_atomic};
-use ridgeline_core::formats::payload::{PreparedTerrain, encode};
-use ridgeline_core::generate::generate;
+use ridgeline_core::formats::payload::encode;
+use ridgeline_core::generate::prepare;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::nodes::Quality;
 use std::path::Path;
@@ -19,7 +19,7 @@ pub fn run(file: &Path, out: &Path) -> Result<(), String> {
     }
     let doc = load(file)?;
     let recipe = doc.recipe();
-    let g = generate(
+    let prepared = prepare(
         recipe,
         Quality::Final,
         &mut GraphCache::default(),
@@ -27,17 +27,6 @@ pub fn run(file: &Path, out: &Path) -> Result<(), String> {
         &AtomicBool::new(false),
     )
     .map_err(|e| e.to_string())?;
-    let color = recipe
-        .biomes
-        .get(&recipe.default_biome)
-        .map(|b| b.color.map(|c| c as f32))
-        .unwrap_or([0.45, 0.5, 0.35, 1.0]);
-    let prepared = PreparedTerrain {
-        field: g.heightfield,
-        water: (*g.water).clone(),
-        default_biome: recipe.default_biome.clone(),
-        biome_color: color,
-    };
     let bytes = encode(&prepared);
     write_atomic(out, &bytes)?;
     eprintln!("cooked {} ({} bytes)", out.display(), bytes.len());

@@ -4,6 +4,7 @@
 //! ([`heightfield::Heightfield`]) → meshes, queries, payloads and previews. Grid conventions are
 //! defined once in [`grid`].
 
+pub mod devcache;
 pub mod error;
 pub mod formats;
 pub mod generate;

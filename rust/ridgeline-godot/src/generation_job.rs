@@ -3,9 +3,8 @@
 //! becomes an error message instead of crossing into Godot.
 
 use ridgeline_core::formats::payload::PreparedTerrain;
-use ridgeline_core::generate::generate;
+use ridgeline_core::devcache::DevCache;
 use ridgeline_core::graph::eval::GraphCache;
-use ridgeline_core::heightfield::Heightfield;
 use ridgeline_core::mesh::{self, ChunkCollision, ChunkMesh};
 use ridgeline_core::nodes::Quality;
 use ridgeline_core::recipe::Recipe;
@@ -16,7 +15,7 @@ use std::sync::{Arc, Mutex};
 /// Everything the node needs to show and query a terrain.
 pub struct Prepared {
     /// The surface.
-    pub field: Arc<Heightfield>,
+    pub field: Arc<ridgeline_core::Heightfield>,
     /// Chunk meshes, row-major over chunks.
     pub meshes: Vec<ChunkMesh>,
     /// Chunk collision data, same order.
@@ -27,6 +26,10 @@ pub struct Prepared {
     pub biome_color: [f32; 4],
     /// Water bodies with their resolved surfaces.
     pub water: Arc<ridgeline_core::hydrology::water::WaterSet>,
+    /// Where the surface came from: "generated", "development cache" or "cooked payload".
+    pub origin: &'static str,
+    /// Non-fatal problems to report as warnings (for example a cache that could not be written).
+    pub warnings: Vec<String>,
 }
 
 /// What the poll found.
@@ -39,8 +42,8 @@ pub enum Poll {
 
 /// What a job prepares from.
 pub enum Source {
-    /// Generate from a recipe.
-    Recipe(Box<Recipe>),
+    /// Generate from a recipe, reusing and filling the development cache when one is given.
+    Recipe(Box<Recipe>, Option<DevCache>),
     /// A cooked payload: only meshes and collision are built, no node is evaluated.
     Cooked(Arc<PreparedTerrain>),
 }
@@ -62,14 +65,8 @@ impl GenerationJob {
         let (c, p) = (cancel.clone(), progress.clone());
         std::thread::spawn(move || {
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &source {
-                Source::Recipe(recipe) => prepare(recipe, &cache, &p, &c),
-                Source::Cooked(cooked) => Ok(build(
-                    cooked.field.clone(),
-                    Arc::new(cooked.water.clone()),
-                    cooked.default_biome.clone(),
-                    cooked.biome_color,
-                    &p,
-                )),
+                Source::Recipe(recipe, dev) => prepare(recipe, dev.as_ref(), &cache, &p, &c),
+                Source::Cooked(cooked) => Ok(build(cooked.as_ref().clone(), "cooked payload", &p)),
             }));
             let result = match run {
                 Ok(r) => r,
@@ -125,6 +122,7 @@ impl GenerationJob {
 
 fn prepare(
     recipe: &Recipe,
+    dev: Option<&DevCache>,
     cache: &Mutex<GraphCache>,
     progress: &Mutex<(f32, String, bool)>,
     cancel: &AtomicBool,
@@ -133,9 +131,15 @@ fn prepare(
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         *p = (f, stage.to_string(), true);
     };
-    let generated = {
+    if let Some(hit) = dev.and_then(|d| {
+        report(0.0, "reading the development cache");
+        d.load(recipe)
+    }) {
+        return Ok(build(hit, "development cache", progress));
+    }
+    let prepared = {
         let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-        generate(
+        ridgeline_core::generate::prepare(
             recipe,
             Quality::Final,
             &mut cache,
@@ -150,33 +154,28 @@ fn prepare(
     if cancel.load(Ordering::Relaxed) {
         return Err("generation cancelled".into());
     }
-    let biome = recipe.default_biome.clone();
-    let color = recipe
-        .biomes
-        .get(&biome)
-        .map(|b| b.color.map(|c| c as f32))
-        .unwrap_or([0.45, 0.5, 0.35, 1.0]);
-    Ok(build(
-        generated.heightfield,
-        generated.water.clone(),
-        biome,
-        color,
-        progress,
-    ))
+    let warning = dev.and_then(|d| {
+        report(0.8, "writing the development cache");
+        d.store(recipe, &prepared)
+            .err()
+            .map(|e| format!("Terrain3D: development cache not written: {e}"))
+    });
+    let mut out = build(prepared, "generated", progress);
+    out.warnings.extend(warning);
+    Ok(out)
 }
 
 /// Meshes and collision for a prepared surface.
 fn build(
-    field: Heightfield,
-    water: Arc<ridgeline_core::hydrology::water::WaterSet>,
-    default_biome: String,
-    biome_color: [f32; 4],
+    prepared: PreparedTerrain,
+    origin: &'static str,
     progress: &Mutex<(f32, String, bool)>,
 ) -> Prepared {
     let report = |f: f32, stage: &str| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         *p = (f, stage.to_string(), true);
     };
+    let field = prepared.field;
     report(0.85, "meshing chunks");
     let meshes = mesh::build_all(&field);
     report(0.95, "collision data");
@@ -189,9 +188,11 @@ fn build(
         field: Arc::new(field),
         meshes,
         collisions,
-        default_biome,
-        biome_color,
-        water,
+        default_biome: prepared.default_biome,
+        biome_color: prepared.biome_color,
+        water: Arc::new(prepared.water),
+        origin,
+        warnings: Vec::new(),
     }
 }
 

@@ -6,6 +6,7 @@ use crate::terrain_asset::TerrainAsset;
 use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D, ProjectSettings};
 use godot::prelude::*;
+use ridgeline_core::devcache::DevCache;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::recipe::Document;
 use std::sync::{Arc, Mutex};
@@ -56,6 +57,12 @@ pub struct Terrain3D {
     #[export]
     #[var]
     terrain_id: GString,
+    /// Reuse prepared terrains from the user's cache directory (`OS.get_cache_dir()/ridgeline`,
+    /// or `$RIDGELINE_CACHE_DIR`), keyed by the canonical recipe and generator version: a warm
+    /// load skips graph evaluation. Never writes into the project. Cooked payloads ignore it.
+    #[export]
+    #[var]
+    use_generation_cache: bool,
 
     prepared: Option<Arc<Prepared>>,
     resources: ChunkResources,
@@ -77,6 +84,7 @@ impl INode3D for Terrain3D {
             collision_layer: 1,
             collision_mask: 1,
             terrain_id: GString::new(),
+            use_generation_cache: true,
             prepared: None,
             resources: ChunkResources::default(),
             water: crate::water_resources::WaterResources::default(),
@@ -480,16 +488,32 @@ impl Terrain3D {
                     return Ok(Source::Cooked(cooked));
                 }
                 match a.document() {
-                    Some(doc) => Ok(Source::Recipe(Box::new(doc.recipe().clone()))),
+                    Some(doc) => Ok(Source::Recipe(
+                        Box::new(doc.recipe().clone()),
+                        self.dev_cache(),
+                    )),
                     None => {
                         Err("Terrain3D: the assigned TerrainAsset holds no valid recipe".into())
                     }
                 }
             }
             (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")
-                .map(|d| Source::Recipe(Box::new(d.recipe().clone())))
+                .map(|d| Source::Recipe(Box::new(d.recipe().clone()), self.dev_cache()))
                 .map_err(|e| e.to_string()),
         }
+    }
+
+    /// The development cache, when enabled.
+    fn dev_cache(&self) -> Option<DevCache> {
+        if !self.use_generation_cache {
+            return None;
+        }
+        if std::env::var_os("RIDGELINE_CACHE_DIR").is_some_and(|v| !v.is_empty()) {
+            return DevCache::from_environment();
+        }
+        let dir = godot::classes::Os::singleton().get_cache_dir().to_string();
+        (!dir.is_empty())
+            .then(|| DevCache::new(std::path::Path::new(&dir).join("ridgeline").join("terrain")))
     }
 
     fn source_changed(&mut self) {
@@ -560,6 +584,10 @@ impl Terrain3D {
         self.base_mut().set_process(false);
         match result {
             Ok(prepared) => {
+                for w in &prepared.warnings {
+                    godot_warn!("{w}");
+                }
+                let origin = prepared.origin;
                 self.prepared = Some(Arc::new(prepared));
                 self.last_error.clear();
                 if self.base().is_inside_tree() {
@@ -571,7 +599,7 @@ impl Terrain3D {
                 );
                 self.emit_deferred(
                     "generation_finished",
-                    &[true.to_variant(), "generated".to_variant()],
+                    &[true.to_variant(), origin.to_variant()],
                 );
             }
             Err(msg) => self.fail(&msg),

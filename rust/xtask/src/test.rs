@@ -140,7 +140,11 @@ fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str
         return Ok(());
     }
     eprintln!("xtask: Godot headless tests");
+    // Generated terrains are cached per run, outside the project, starting cold.
+    let dev_cache = crate::target_dir().join("godot-test-cache");
+    let _ = std::fs::remove_dir_all(&dev_cache);
     let mut cmd = godot.command();
+    cmd.env("RIDGELINE_CACHE_DIR", &dev_cache);
     cmd.arg("--headless")
         .arg("--path")
         .arg(&dir)

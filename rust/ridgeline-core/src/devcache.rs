@@ -1,0 +1,158 @@
+//! Development cache: prepared terrains stored in the user's cache directory (never in the
+//! project), one `<key>.terrain.bin` per recipe identity ([`crate::generate::cache_key`]). A warm
+//! load decodes the payload instead of evaluating the graph. Entries are written through a
+//! temporary file and a rename; an unreadable or stale entry is a miss and is removed. The cache
+//! keeps the most recently used [`DevCache::MAX_ENTRIES`] entries.
+
+use crate::formats::payload::{self, PreparedTerrain};
+use crate::recipe::Recipe;
+use std::path::{Path, PathBuf};
+
+/// A cache directory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DevCache {
+    dir: PathBuf,
+}
+
+impl DevCache {
+    /// Entries kept; older ones are removed when a new one is stored.
+    pub const MAX_ENTRIES: usize = 24;
+
+    /// A cache rooted at `dir` (created on first store).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    /// `$RIDGELINE_CACHE_DIR/terrain`, else `$XDG_CACHE_HOME/ridgeline/terrain`, else
+    /// `$HOME/.cache/ridgeline/terrain`; `None` when none of these is set.
+    pub fn from_environment() -> Option<Self> {
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        if let Some(d) = env("RIDGELINE_CACHE_DIR") {
+            return Some(Self::new(d.join("terrain")));
+        }
+        let base = env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))?;
+        Some(Self::new(base.join("ridgeline").join("terrain")))
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where `recipe`'s entry lives.
+    pub fn path_for(&self, recipe: &Recipe) -> PathBuf {
+        self.dir.join(format!(
+            "{:016x}.terrain.bin",
+            crate::generate::cache_key(recipe)
+        ))
+    }
+
+    /// The prepared terrain for `recipe`, when a valid entry exists. A corrupt or stale entry is
+    /// removed and reported as a miss.
+    pub fn load(&self, recipe: &Recipe) -> Option<PreparedTerrain> {
+        let path = self.path_for(recipe);
+        let bytes = std::fs::read(&path).ok()?;
+        match payload::decode(&bytes, &path.display().to_string()) {
+            Ok(p) if p.field.grid() == &recipe.grid().ok()? => {
+                // Touch it so eviction keeps recently used entries.
+                let _ = std::fs::File::options()
+                    .append(true)
+                    .open(&path)
+                    .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+                Some(p)
+            }
+            _ => {
+                let _ = std::fs::remove_file(&path);
+                None
+            }
+        }
+    }
+
+    /// Stores `prepared` as `recipe`'s entry. Errors say which file could not be written; a
+    /// failed store leaves no partial file.
+    pub fn store(&self, recipe: &Recipe, prepared: &PreparedTerrain) -> Result<PathBuf, String> {
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| format!("{}: cannot create cache directory ({e})", self.dir.display()))?;
+        let path = self.path_for(recipe);
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, payload::encode(prepared))
+            .map_err(|e| format!("{}: cannot write ({e})", tmp.display()))?;
+        std::fs::rename(&tmp, &path).map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("{}: cannot write ({e})", path.display())
+        })?;
+        self.evict();
+        Ok(path)
+    }
+
+    /// Removes the oldest entries beyond [`Self::MAX_ENTRIES`].
+    fn evict(&self) {
+        let Ok(read) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let mut entries: Vec<(std::time::SystemTime, PathBuf)> = read
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".terrain.bin"))
+            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+            .collect();
+        if entries.len() <= Self::MAX_ENTRIES {
+            return;
+        }
+        entries.sort();
+        let excess = entries.len() - Self::MAX_ENTRIES;
+        for (_, p) in entries.into_iter().take(excess) {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::prepare;
+    use crate::graph::eval::GraphCache;
+    use crate::nodes::Quality;
+    use crate::recipe::Document;
+    use std::sync::atomic::AtomicBool;
+
+    fn recipe(seed: u64) -> Recipe {
+        let text = format!(r#"{{"seed":{seed},"size":[32,32],"resolution":[16,16]}}"#);
+        Document::parse(&text, "t").unwrap().recipe().clone()
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ridgeline-devcache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn miss_store_hit_and_corrupt_entry_is_a_miss() {
+        let cache = DevCache::new(temp_dir("hit"));
+        let r = recipe(3);
+        assert!(cache.load(&r).is_none());
+        let p = prepare(&r, Quality::Final, &mut GraphCache::default(), &|_, _| {}, &AtomicBool::new(false)).unwrap();
+        let path = cache.store(&r, &p).unwrap();
+        let warm = cache.load(&r).expect("warm load");
+        assert_eq!(warm.field.heights(), p.field.heights());
+        assert!(cache.load(&recipe(4)).is_none(), "another seed is another entry");
+        std::fs::write(&path, b"RDGLTBIN garbage").unwrap();
+        assert!(cache.load(&r).is_none());
+        assert!(!path.exists(), "corrupt entries are removed");
+        let _ = std::fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn eviction_keeps_the_newest_entries() {
+        let cache = DevCache::new(temp_dir("evict"));
+        let never = AtomicBool::new(false);
+        for seed in 0..(DevCache::MAX_ENTRIES as u64 + 3) {
+            let r = recipe(seed);
+            let p = prepare(&r, Quality::Final, &mut GraphCache::default(), &|_, _| {}, &never).unwrap();
+            cache.store(&r, &p).unwrap();
+        }
+        let n = std::fs::read_dir(cache.dir()).unwrap().count();
+        assert_eq!(n, DevCache::MAX_ENTRIES);
+        let _ = std::fs::remove_dir_all(cache.dir());
+    }
+}
