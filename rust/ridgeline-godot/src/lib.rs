@@ -16,7 +16,9 @@ mod generation_job;
 mod terrain3d;
 mod terrain_asset;
 mod terrain_asset_loader;
+mod ridgeline_editor_plugin;
 mod terrain_asset_saver;
+mod terrain_export_plugin;
 mod terrain_water;
 mod water_resources;
 

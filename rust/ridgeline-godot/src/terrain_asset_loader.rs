@@ -48,18 +48,22 @@ impl IResourceFormatLoader for TerrainAssetLoader {
         _use_sub_threads: bool,
         _cache_mode: i32,
     ) -> Variant {
-        if path
+        let cooked_path = path
             .to_string()
             .to_ascii_lowercase()
-            .ends_with(".terrain.bin")
-        {
-            if !FileAccess::file_exists(&path) {
-                godot_error!(
-                    "{path}: the cooked payload is missing; cook it with `ridgeline cook`"
-                );
-                return (GdError::ERR_FILE_NOT_FOUND.ord() as i64).to_variant();
+            .ends_with(".terrain.bin");
+        if !FileAccess::file_exists(&path) {
+            if cooked_path {
+                godot_error!("{path}: the cooked payload is missing; cook it with `ridgeline cook`");
+            } else {
+                godot_error!("{path}: cannot open the file");
             }
-            let bytes = FileAccess::get_file_as_bytes(&path);
+            return (GdError::ERR_FILE_NOT_FOUND.ord() as i64).to_variant();
+        }
+        let bytes = FileAccess::get_file_as_bytes(&path);
+        // Exported games carry `*.terrain.json` paths whose content the export plugin replaced
+        // with the cooked payload, so the magic decides, not only the extension.
+        if cooked_path || bytes.as_slice().starts_with(ridgeline_core::formats::payload::MAGIC) {
             return match ridgeline_core::formats::payload::decode(
                 bytes.as_slice(),
                 &path.to_string(),
@@ -75,12 +79,8 @@ impl IResourceFormatLoader for TerrainAssetLoader {
                 }
             };
         }
-        let text = FileAccess::get_file_as_string(&path);
-        if text.is_empty() && !FileAccess::file_exists(&path) {
-            godot_error!("{path}: cannot open the file");
-            return (GdError::ERR_FILE_CANT_OPEN.ord() as i64).to_variant();
-        }
-        match Document::parse(&text.to_string(), &path.to_string()) {
+        let text = String::from_utf8_lossy(bytes.as_slice());
+        match Document::parse(&text, &path.to_string()) {
             Ok(doc) => {
                 let mut asset = TerrainAsset::new_gd();
                 asset.bind_mut().set_document(doc);

@@ -155,6 +155,49 @@ fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str
     }
     let out = proc::run_captured(&mut cmd, Duration::from_secs(900), "  godot| ", false)?;
     judge_godot_run(&out, tally);
+    if filter.is_none() {
+        export_check(godot, &dev_cache, tally)?;
+    }
+    Ok(())
+}
+
+/// Exports tests/ as a pack (the export plugin cooks every `*.terrain.json`) and checks, in a
+/// separate Godot run, that the pack's assets load as cooked payloads.
+fn export_check(godot: &godot::Godot, dev_cache: &std::path::Path, tally: &mut Tally) -> Result<()> {
+    let dir = repo_root().join("tests");
+    let out_dir = crate::target_dir().join("export-test");
+    std::fs::create_dir_all(&out_dir)?;
+    let pack = out_dir.join("tests.pck");
+    let _ = std::fs::remove_file(&pack);
+    eprintln!("xtask: exporting tests/ as a pack (cooks terrain assets)");
+    let mut cmd = godot.command();
+    cmd.env("RIDGELINE_CACHE_DIR", dev_cache)
+        .arg("--headless")
+        .arg("--path")
+        .arg(&dir)
+        .arg("--export-pack")
+        .arg("Linux")
+        .arg(&pack);
+    let exported = proc::run_captured(&mut cmd, Duration::from_secs(300), "  export| ", true)?;
+    if !pack.exists() || !exported.text.contains("Ridgeline: cooked res://fixtures/lakes.terrain.json") {
+        tally.problem(format!("export of tests/ did not cook the terrain assets:\n{}", exported.text));
+        return Ok(());
+    }
+    let mut cmd = godot.command();
+    cmd.arg("--headless")
+        .arg("--path")
+        .arg(&dir)
+        .arg("--script")
+        .arg("res://export/check_pack.gd")
+        .arg("--")
+        .arg(&pack);
+    let checked = proc::run_captured(&mut cmd, Duration::from_secs(120), "  export| ", false)?;
+    if checked.success() && checked.text.contains("PASS export::") && !checked.text.contains("SCRIPT ERROR") {
+        tally.passed += 1;
+        println!("PASS export::cooked_assets_in_an_exported_pack");
+    } else {
+        tally.problem("the exported pack's terrain assets did not load as cooked payloads");
+    }
     Ok(())
 }
 

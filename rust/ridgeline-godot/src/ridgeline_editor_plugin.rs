@@ -1,0 +1,29 @@
+//! The editor side of the addon: registers the export cooker.
+
+use crate::terrain_export_plugin::TerrainExportPlugin;
+use godot::classes::{EditorPlugin, IEditorPlugin};
+use godot::prelude::*;
+
+/// Ridgeline's editor plugin (added automatically when the extension loads in the editor):
+/// registers [TerrainExportPlugin] so exports ship cooked terrains.
+#[derive(GodotClass)]
+#[class(tool, init, base = EditorPlugin)]
+pub struct RidgelineEditorPlugin {
+    export: Option<Gd<TerrainExportPlugin>>,
+    base: Base<EditorPlugin>,
+}
+
+#[godot_api]
+impl IEditorPlugin for RidgelineEditorPlugin {
+    fn enter_tree(&mut self) {
+        let plugin = TerrainExportPlugin::new_gd();
+        self.base_mut().add_export_plugin(&plugin);
+        self.export = Some(plugin);
+    }
+
+    fn exit_tree(&mut self) {
+        if let Some(plugin) = self.export.take() {
+            self.base_mut().remove_export_plugin(&plugin);
+        }
+    }
+}
