@@ -58,6 +58,85 @@ func _bench_load_cooked(reps: int) -> void:
 		terrain.queue_free()
 		await process_frame
 	print("bench godot_load_cooked_1km ours=%.3f peer=- ratio=- unit=ms" % _median(times))
+	await _bench_memory(path)
+
+
+## godot_memory_1km: memory held for a loaded cooked 1 km terrain: Godot's static memory delta
+## (server meshes, physics shapes, resources) plus the extension's own heap (surface, CPU mesh
+## copies, collision data, water), which Godot's counter does not see. Peer: the same 1025²
+## surface as a plain Godot HeightMapShape3D + a full-detail ArrayMesh (no LODs), measured the
+## same way.
+func _bench_memory(path: String) -> void:
+	for i in 3:
+		await process_frame
+	var before := OS.get_static_memory_usage()
+	var asset: Resource = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
+	var terrain := Terrain3D.new()
+	terrain.asset = asset
+	root.add_child(terrain)
+	terrain.wait_for_generation()
+	for i in 3:
+		await process_frame
+	var godot_bytes := OS.get_static_memory_usage() - before
+	var usage: Dictionary = terrain.get_memory_usage()
+	var ours := (godot_bytes + int(usage["total"])) / 1048576.0
+	print("memory godot_static=%.2f MB extension=%.2f MB (surface %.2f, meshes %.2f, collision %.2f, water %.2f)" % [
+		godot_bytes / 1048576.0, usage["total"] / 1048576.0, usage["surface"] / 1048576.0,
+		usage["meshes"] / 1048576.0, usage["collision"] / 1048576.0, usage["water"] / 1048576.0])
+	# Peer: plain Godot resources for the same samples.
+	var n := 1025
+	var heights := PackedFloat32Array()
+	heights.resize(n * n)
+	for z in n:
+		for x in n:
+			heights[z * n + x] = terrain.get_sample_height(x, z)
+	terrain.queue_free()
+	await process_frame
+	before = OS.get_static_memory_usage()
+	var shape := HeightMapShape3D.new()
+	shape.map_width = n
+	shape.map_depth = n
+	shape.map_data = heights
+	var body := PhysicsServer3D.body_create()
+	PhysicsServer3D.body_add_shape(body, shape.get_rid())
+	var verts := PackedVector3Array()
+	verts.resize(n * n)
+	var normals := PackedVector3Array()
+	normals.resize(n * n)
+	var uvs := PackedVector2Array()
+	uvs.resize(n * n)
+	for z in n:
+		for x in n:
+			verts[z * n + x] = Vector3(x, heights[z * n + x], z)
+			normals[z * n + x] = Vector3.UP
+			uvs[z * n + x] = Vector2(x, z) / float(n - 1)
+	var indices := PackedInt32Array()
+	indices.resize((n - 1) * (n - 1) * 6)
+	var k := 0
+	for z in n - 1:
+		for x in n - 1:
+			var i := z * n + x
+			indices[k] = i; indices[k + 1] = i + 1; indices[k + 2] = i + n
+			indices[k + 3] = i + 1; indices[k + 4] = i + n + 1; indices[k + 5] = i + n
+			k += 6
+	var arrays := []
+	arrays.resize(Mesh.ARRAY_MAX)
+	arrays[Mesh.ARRAY_VERTEX] = verts
+	arrays[Mesh.ARRAY_NORMAL] = normals
+	arrays[Mesh.ARRAY_TEX_UV] = uvs
+	arrays[Mesh.ARRAY_INDEX] = indices
+	var mesh := ArrayMesh.new()
+	mesh.add_surface_from_arrays(Mesh.PRIMITIVE_TRIANGLES, arrays)
+	verts = PackedVector3Array()
+	normals = PackedVector3Array()
+	uvs = PackedVector2Array()
+	indices = PackedInt32Array()
+	arrays = []
+	for i in 3:
+		await process_frame
+	var peer := (OS.get_static_memory_usage() - before) / 1048576.0
+	PhysicsServer3D.free_rid(body)
+	print("bench godot_memory_1km ours=%.2f peer=%.2f ratio=%.2f unit=MB" % [ours, peer, peer / ours])
 
 
 ## A 1 km terrain (1025² samples, 64-cell chunks) with about 40 m of relief.

@@ -272,6 +272,11 @@ pub struct HoleMask {
 }
 
 impl HoleMask {
+    /// Bytes the bit set holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.bits.len() * 8
+    }
+
     /// A mask with no holes.
     pub fn new(cells_x: usize, cells_z: usize) -> Self {
         Self {

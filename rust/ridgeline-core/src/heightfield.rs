@@ -85,7 +85,15 @@ impl Heightfield {
     pub fn grid(&self) -> &Grid {
         &self.grid
     }
-    /// All heights, row-major, Z outer.
+    /// Bytes the surface holds on the heap (heights, packed normals, holes, bounds).
+    pub fn heap_bytes(&self) -> usize {
+        self.heights.len() * 4
+            + self.normals.len() * 4
+            + self.holes.heap_bytes()
+            + (self.chunk_bounds.len() + self.block_bounds.len()) * 8
+    }
+
+    /// Heights, row-major with Z outer.
     pub fn heights(&self) -> &[f32] {
         &self.heights
     }

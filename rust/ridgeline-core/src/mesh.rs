@@ -386,6 +386,26 @@ fn edge_level_error(local_h: &impl Fn(u32, u32) -> f32, w: u32, d: u32, step: u3
     err
 }
 
+impl ChunkMesh {
+    /// Bytes this mesh holds on the heap (vertex data and every level's indices).
+    pub fn heap_bytes(&self) -> usize {
+        self.positions.len() * 12
+            + self.normals.len() * 12
+            + self.uvs.len() * 8
+            + self.lods.iter().map(|l| l.indices.len() * 4).sum::<usize>()
+    }
+}
+
+impl ChunkCollision {
+    /// Bytes this collision data holds on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        match self {
+            ChunkCollision::HeightMap { heights, .. } => heights.len() * 4,
+            ChunkCollision::Triangles { vertices } => vertices.len() * 12,
+        }
+    }
+}
+
 /// Collision data of chunk (cx, cz).
 pub fn chunk_collision(field: &Heightfield, cx: u32, cz: u32) -> ChunkCollision {
     let grid = *field.grid();

@@ -1,7 +1,7 @@
 //! Render instances and physics bodies of a terrain's chunks, owned through RenderingServer and
 //! PhysicsServer3D (never nodes in the scene tree, never saved).
 
-use crate::generation_job::Prepared;
+use crate::generation_job::{ChunkData, Prepared};
 use godot::classes::physics_server_3d::{BodyMode, BodyState};
 use godot::classes::rendering_server::{ArrayType, PrimitiveType};
 use godot::classes::{PhysicsServer3D, RenderingServer};
@@ -47,7 +47,12 @@ fn chunk_offset(m: &ChunkMesh) -> Transform3D {
 
 impl ChunkResources {
     /// Creates every chunk's mesh, instance, body and shape.
-    pub fn build(prepared: &Prepared, place: &Placement, surface_blending: bool) -> Self {
+    pub fn build(
+        prepared: &Prepared,
+        chunks: &ChunkData,
+        place: &Placement,
+        surface_blending: bool,
+    ) -> Self {
         let mut rs = RenderingServer::singleton();
         let shader = rs.shader_create();
         rs.shader_set_code(shader, TERRAIN_SHADER);
@@ -71,7 +76,7 @@ impl ChunkResources {
             bodies: Vec::new(),
             shapes: Vec::new(),
         };
-        for m in &prepared.meshes {
+        for m in &chunks.meshes {
             let mesh = rs.mesh_create();
             let arrays = mesh_arrays(m);
             let mut lods = VarDictionary::new();
@@ -99,7 +104,7 @@ impl ChunkResources {
         let mut ps = PhysicsServer3D::singleton();
         let grid = *prepared.field.grid();
         let [dx, dz] = grid.spacing();
-        for (m, col) in prepared.meshes.iter().zip(&prepared.collisions) {
+        for (m, col) in chunks.meshes.iter().zip(&chunks.collisions) {
             let body = ps.body_create();
             ps.body_set_mode(body, BodyMode::STATIC);
             let (shape, shape_xform) = match col {

@@ -16,10 +16,6 @@ use std::sync::{Arc, Mutex};
 pub struct Prepared {
     /// The surface.
     pub field: Arc<ridgeline_core::Heightfield>,
-    /// Chunk meshes, row-major over chunks.
-    pub meshes: Vec<ChunkMesh>,
-    /// Chunk collision data, same order.
-    pub collisions: Vec<ChunkCollision>,
     /// The default biome (until the biome stage assigns per-cell biomes).
     pub default_biome: String,
     /// Default biome colour.
@@ -32,12 +28,36 @@ pub struct Prepared {
     pub warnings: Vec<String>,
 }
 
+/// CPU-side chunk data, handed to the servers once and then dropped (rebuilt from the surface
+/// when the terrain re-enters a world): keeping it would double the terrain's memory.
+pub struct ChunkData {
+    /// Chunk meshes, row-major over chunks.
+    pub meshes: Vec<ChunkMesh>,
+    /// Chunk collision data, same order.
+    pub collisions: Vec<ChunkCollision>,
+}
+
+impl ChunkData {
+    /// Meshes and collision for every chunk of `field`.
+    pub fn build(field: &ridgeline_core::Heightfield) -> Self {
+        let meshes = mesh::build_all(field);
+        let [nx, nz] = field.grid().chunks();
+        let collisions = (0..nx * nz)
+            .map(|i| mesh::chunk_collision(field, i % nx, i / nx))
+            .collect();
+        Self { meshes, collisions }
+    }
+}
+
+/// A finished job: the surface and its first chunk data.
+pub type Finished = (Prepared, ChunkData);
+
 /// What the poll found.
 pub enum Poll {
     /// Still running; the latest progress if it changed.
     Running(Option<(f32, String)>),
     /// Finished.
-    Done(Result<Prepared, String>),
+    Done(Result<Finished, String>),
 }
 
 /// What a job prepares from.
@@ -52,7 +72,7 @@ pub enum Source {
 pub struct GenerationJob {
     cancel: Arc<AtomicBool>,
     progress: Arc<Mutex<(f32, String, bool)>>,
-    result: Receiver<Result<Prepared, String>>,
+    result: Receiver<Result<Finished, String>>,
 }
 
 impl GenerationJob {
@@ -113,7 +133,7 @@ impl GenerationJob {
     }
 
     /// Blocks until the job finishes.
-    pub fn wait(self) -> Result<Prepared, String> {
+    pub fn wait(self) -> Result<Finished, String> {
         self.result
             .recv()
             .unwrap_or_else(|_| Err("the generation thread stopped unexpectedly".into()))
@@ -126,7 +146,7 @@ fn prepare(
     cache: &Mutex<GraphCache>,
     progress: &Mutex<(f32, String, bool)>,
     cancel: &AtomicBool,
-) -> Result<Prepared, String> {
+) -> Result<Finished, String> {
     let report = |f: f32, stage: &str| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         *p = (f, stage.to_string(), true);
@@ -161,7 +181,7 @@ fn prepare(
             .map(|e| format!("Terrain3D: development cache not written: {e}"))
     });
     let mut out = build(prepared, "generated", progress);
-    out.warnings.extend(warning);
+    out.0.warnings.extend(warning);
     Ok(out)
 }
 
@@ -170,30 +190,24 @@ fn build(
     prepared: PreparedTerrain,
     origin: &'static str,
     progress: &Mutex<(f32, String, bool)>,
-) -> Prepared {
+) -> Finished {
     let report = |f: f32, stage: &str| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         *p = (f, stage.to_string(), true);
     };
     let field = prepared.field;
-    report(0.85, "meshing chunks");
-    let meshes = mesh::build_all(&field);
-    report(0.95, "collision data");
-    let [nx, nz] = field.grid().chunks();
-    let collisions = (0..nx * nz)
-        .map(|i| mesh::chunk_collision(&field, i % nx, i / nx))
-        .collect();
+    report(0.85, "meshing chunks and collision");
+    let chunks = ChunkData::build(&field);
     report(1.0, "done");
-    Prepared {
+    let prepared = Prepared {
         field: Arc::new(field),
-        meshes,
-        collisions,
         default_biome: prepared.default_biome,
         biome_color: prepared.biome_color,
         water: Arc::new(prepared.water),
         origin,
         warnings: Vec::new(),
-    }
+    };
+    (prepared, chunks)
 }
 
 impl Drop for GenerationJob {

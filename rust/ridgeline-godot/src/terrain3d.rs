@@ -1,7 +1,7 @@
 //! The `Terrain3D` node.
 
 use crate::chunk_resources::{ChunkResources, Placement};
-use crate::generation_job::{GenerationJob, Poll, Prepared, Source};
+use crate::generation_job::{ChunkData, Finished, GenerationJob, Poll, Prepared, Source};
 use crate::terrain_asset::TerrainAsset;
 use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D, ProjectSettings};
@@ -65,6 +65,8 @@ pub struct Terrain3D {
     use_generation_cache: bool,
 
     prepared: Option<Arc<Prepared>>,
+    /// Chunk data from the last generation, until the servers have it.
+    pending_chunks: Option<ChunkData>,
     resources: ChunkResources,
     water: crate::water_resources::WaterResources,
     job: Option<GenerationJob>,
@@ -86,6 +88,7 @@ impl INode3D for Terrain3D {
             terrain_id: GString::new(),
             use_generation_cache: true,
             prepared: None,
+            pending_chunks: None,
             resources: ChunkResources::default(),
             water: crate::water_resources::WaterResources::default(),
             job: None,
@@ -411,6 +414,32 @@ impl Terrain3D {
     pub fn get_chunk_instance_count(&self) -> i32 {
         self.resources.instance_count() as i32
     }
+
+    /// Bytes the extension itself holds for the current surface, by part: `surface` (heights,
+    /// normals, holes, bounds), `meshes` and `collision` (CPU chunk data waiting for the servers;
+    /// zero once the terrain is shown — it is rebuilt from the surface when needed), `water`
+    /// and `total`. Server-side copies (GPU
+    /// buffers, physics shapes) are counted by Godot, not here.
+    #[func]
+    pub fn get_memory_usage(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        let (surface, water) = self
+            .prepared
+            .as_ref()
+            .map_or((0, 0), |p| (p.field.heap_bytes(), p.water.heap_bytes()));
+        let (meshes, collision) = self.pending_chunks.as_ref().map_or((0, 0), |c| {
+            (
+                c.meshes.iter().map(|m| m.heap_bytes()).sum::<usize>(),
+                c.collisions.iter().map(|c| c.heap_bytes()).sum::<usize>(),
+            )
+        });
+        d.set("surface", surface as i64);
+        d.set("meshes", meshes as i64);
+        d.set("collision", collision as i64);
+        d.set("water", water as i64);
+        d.set("total", (surface + meshes + collision + water) as i64);
+        d
+    }
 }
 
 thread_local! {
@@ -553,7 +582,11 @@ impl Terrain3D {
         let (Some(prepared), Some(place)) = (self.prepared.clone(), self.placement()) else {
             return;
         };
-        self.resources = ChunkResources::build(&prepared, &place, self.surface_blending);
+        let chunks = self
+            .pending_chunks
+            .take()
+            .unwrap_or_else(|| ChunkData::build(&prepared.field));
+        self.resources = ChunkResources::build(&prepared, &chunks, &place, self.surface_blending);
         self.water = crate::water_resources::WaterResources::build(
             &prepared.field,
             &prepared.water,
@@ -580,10 +613,11 @@ impl Terrain3D {
         }
     }
 
-    fn finish(&mut self, result: Result<Prepared, String>) {
+    fn finish(&mut self, result: Result<Finished, String>) {
         self.base_mut().set_process(false);
         match result {
-            Ok(prepared) => {
+            Ok((prepared, chunks)) => {
+                self.pending_chunks = Some(chunks);
                 for w in &prepared.warnings {
                     godot_warn!("{w}");
                 }

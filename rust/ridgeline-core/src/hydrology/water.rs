@@ -145,6 +145,13 @@ pub struct WaterSet {
     pub surface: Vec<f32>,
 }
 
+impl WaterSet {
+    /// Bytes the per-sample ownership and surface arrays hold on the heap.
+    pub fn heap_bytes(&self) -> usize {
+        self.owner.len() * 2 + self.surface.len() * 4
+    }
+}
+
 /// A water query result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WaterSample {
