@@ -67,7 +67,7 @@ pub fn run(args: &[String]) -> Result<()> {
                     for line in lod.text.lines() {
                         if line.starts_with("bench ") {
                             lines.push(line.to_string());
-                        } else if line.starts_with("lod primitives:") {
+                        } else if line.starts_with("lod primitives:") || line.starts_with("lod accuracy:") {
                             eprintln!("{line}");
                         }
                     }
@@ -82,6 +82,8 @@ pub fn run(args: &[String]) -> Result<()> {
                     }
                 } else if line.starts_with("bench ") {
                     lines.push(line.to_string());
+                } else if line.starts_with("memory ") {
+                    eprintln!("{line}");
                 }
             }
         }
