@@ -5,6 +5,10 @@ extends SceneTree
 
 
 func _initialize() -> void:
+	_run.call_deferred()
+
+
+func _run() -> void:
 	var args := OS.get_cmdline_user_args()
 	var failures: Array[String] = []
 	if args.is_empty() or not ProjectSettings.load_resource_pack(args[0], true):
@@ -22,13 +26,14 @@ func _initialize() -> void:
 			var origin: Array = []
 			terrain.generation_finished.connect(func(ok: bool, msg: String) -> void: origin.append(msg))
 			root.add_child(terrain)
-			terrain.wait_for_generation()
+			if not terrain.wait_for_generation():
+				failures.append("generation failed: %s" % terrain.get_last_error())
 			for i in 3:
 				await process_frame
 			if origin != ["cooked payload"]:
 				failures.append("expected the cooked payload to be used, got %s" % [origin])
 			if is_nan(terrain.get_height(Vector3(60, 0, 30))):
-				failures.append("the cooked terrain answers no height")
+				failures.append("the cooked terrain answers no height (size %s)" % terrain.get_size())
 			terrain.free()
 	for f in failures:
 		printerr("FAIL export: ", f)

@@ -76,6 +76,7 @@ func test_physics_ray_hits_the_surface_everywhere() -> void:
 		assert_near(hit.position.y, terrain.get_height(Vector3(x, 0, z)), 0.01, "physics vs get_height at (%f, %f)" % [x, z])
 		assert_eq(hit.collider_id, terrain.get_instance_id(), "the collider is the terrain")
 	assert_eq(misses, 0, "every downward ray hits the terrain")
+	print("  physics engine: %s" % ProjectSettings.get_setting("physics/3d/physics_engine"))
 
 
 func test_raycast_agrees_with_get_height() -> void:

@@ -26,7 +26,11 @@ impl DevCache {
     /// `$RIDGELINE_CACHE_DIR/terrain`, else `$XDG_CACHE_HOME/ridgeline/terrain`, else
     /// `$HOME/.cache/ridgeline/terrain`; `None` when none of these is set.
     pub fn from_environment() -> Option<Self> {
-        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let env = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
         if let Some(d) = env("RIDGELINE_CACHE_DIR") {
             return Some(Self::new(d.join("terrain")));
         }
@@ -71,8 +75,12 @@ impl DevCache {
     /// Stores `prepared` as `recipe`'s entry. Errors say which file could not be written; a
     /// failed store leaves no partial file.
     pub fn store(&self, recipe: &Recipe, prepared: &PreparedTerrain) -> Result<PathBuf, String> {
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|e| format!("{}: cannot create cache directory ({e})", self.dir.display()))?;
+        std::fs::create_dir_all(&self.dir).map_err(|e| {
+            format!(
+                "{}: cannot create cache directory ({e})",
+                self.dir.display()
+            )
+        })?;
         let path = self.path_for(recipe);
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         std::fs::write(&tmp, payload::encode(prepared))
@@ -121,7 +129,8 @@ mod tests {
     }
 
     fn temp_dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("ridgeline-devcache-{name}-{}", std::process::id()));
+        let d =
+            std::env::temp_dir().join(format!("ridgeline-devcache-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         d
     }
@@ -131,11 +140,21 @@ mod tests {
         let cache = DevCache::new(temp_dir("hit"));
         let r = recipe(3);
         assert!(cache.load(&r).is_none());
-        let p = prepare(&r, Quality::Final, &mut GraphCache::default(), &|_, _| {}, &AtomicBool::new(false)).unwrap();
+        let p = prepare(
+            &r,
+            Quality::Final,
+            &mut GraphCache::default(),
+            &|_, _| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap();
         let path = cache.store(&r, &p).unwrap();
         let warm = cache.load(&r).expect("warm load");
         assert_eq!(warm.field.heights(), p.field.heights());
-        assert!(cache.load(&recipe(4)).is_none(), "another seed is another entry");
+        assert!(
+            cache.load(&recipe(4)).is_none(),
+            "another seed is another entry"
+        );
         std::fs::write(&path, b"RDGLTBIN garbage").unwrap();
         assert!(cache.load(&r).is_none());
         assert!(!path.exists(), "corrupt entries are removed");
@@ -148,7 +167,14 @@ mod tests {
         let never = AtomicBool::new(false);
         for seed in 0..(DevCache::MAX_ENTRIES as u64 + 3) {
             let r = recipe(seed);
-            let p = prepare(&r, Quality::Final, &mut GraphCache::default(), &|_, _| {}, &never).unwrap();
+            let p = prepare(
+                &r,
+                Quality::Final,
+                &mut GraphCache::default(),
+                &|_, _| {},
+                &never,
+            )
+            .unwrap();
             cache.store(&r, &p).unwrap();
         }
         let n = std::fs::read_dir(cache.dir()).unwrap().count();

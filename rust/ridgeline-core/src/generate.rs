@@ -129,8 +129,22 @@ mod tests {
     fn prepare_matches_generate() {
         let r = recipe(GRAPH);
         let never = AtomicBool::new(false);
-        let p = prepare(&r, Quality::Final, &mut GraphCache::default(), &|_, _| {}, &never).unwrap();
-        let g = generate(&r, Quality::Final, &mut GraphCache::default(), &|_, _| {}, &never).unwrap();
+        let p = prepare(
+            &r,
+            Quality::Final,
+            &mut GraphCache::default(),
+            &|_, _| {},
+            &never,
+        )
+        .unwrap();
+        let g = generate(
+            &r,
+            Quality::Final,
+            &mut GraphCache::default(),
+            &|_, _| {},
+            &never,
+        )
+        .unwrap();
         assert_eq!(p.field.heights(), g.heightfield.heights());
         assert_eq!(p.default_biome, r.default_biome);
     }

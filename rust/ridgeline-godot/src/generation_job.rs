@@ -2,8 +2,8 @@
 //! progress and the result; no engine call happens off the main thread, and a panic in the job
 //! becomes an error message instead of crossing into Godot.
 
-use ridgeline_core::formats::payload::PreparedTerrain;
 use ridgeline_core::devcache::DevCache;
+use ridgeline_core::formats::payload::PreparedTerrain;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::mesh::{self, ChunkCollision, ChunkMesh};
 use ridgeline_core::nodes::Quality;

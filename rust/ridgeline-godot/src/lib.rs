@@ -13,10 +13,10 @@ use std::cell::RefCell;
 
 mod chunk_resources;
 mod generation_job;
+mod ridgeline_editor_plugin;
 mod terrain3d;
 mod terrain_asset;
 mod terrain_asset_loader;
-mod ridgeline_editor_plugin;
 mod terrain_asset_saver;
 mod terrain_export_plugin;
 mod terrain_water;

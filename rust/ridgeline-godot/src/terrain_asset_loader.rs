@@ -54,7 +54,9 @@ impl IResourceFormatLoader for TerrainAssetLoader {
             .ends_with(".terrain.bin");
         if !FileAccess::file_exists(&path) {
             if cooked_path {
-                godot_error!("{path}: the cooked payload is missing; cook it with `ridgeline cook`");
+                godot_error!(
+                    "{path}: the cooked payload is missing; cook it with `ridgeline cook`"
+                );
             } else {
                 godot_error!("{path}: cannot open the file");
             }
@@ -63,7 +65,11 @@ impl IResourceFormatLoader for TerrainAssetLoader {
         let bytes = FileAccess::get_file_as_bytes(&path);
         // Exported games carry `*.terrain.json` paths whose content the export plugin replaced
         // with the cooked payload, so the magic decides, not only the extension.
-        if cooked_path || bytes.as_slice().starts_with(ridgeline_core::formats::payload::MAGIC) {
+        if cooked_path
+            || bytes
+                .as_slice()
+                .starts_with(ridgeline_core::formats::payload::MAGIC)
+        {
             return match ridgeline_core::formats::payload::decode(
                 bytes.as_slice(),
                 &path.to_string(),

@@ -27,7 +27,13 @@ impl IEditorExportPlugin for TerrainExportPlugin {
         GString::from("Ridgeline terrain cooker")
     }
 
-    fn export_begin(&mut self, _features: PackedStringArray, _debug: bool, _path: GString, _flags: u32) {
+    fn export_begin(
+        &mut self,
+        _features: PackedStringArray,
+        _debug: bool,
+        _path: GString,
+        _flags: u32,
+    ) {
         self.cooked = 0;
     }
 
@@ -37,7 +43,9 @@ impl IEditorExportPlugin for TerrainExportPlugin {
             return;
         }
         self.base_mut().skip();
-        let disk = ProjectSettings::singleton().globalize_path(&path).to_string();
+        let disk = ProjectSettings::singleton()
+            .globalize_path(&path)
+            .to_string();
         match cook(&disk, &p) {
             Ok(bytes) => {
                 let bytes = PackedByteArray::from(bytes.as_slice());
@@ -51,7 +59,11 @@ impl IEditorExportPlugin for TerrainExportPlugin {
 
     // Resource and scene customisation is not used (begin_customize_* answer false); the
     // trait still needs these.
-    fn customize_resource(&mut self, _resource: Gd<Resource>, _path: GString) -> Option<Gd<Resource>> {
+    fn customize_resource(
+        &mut self,
+        _resource: Gd<Resource>,
+        _path: GString,
+    ) -> Option<Gd<Resource>> {
         None
     }
 

@@ -67,7 +67,9 @@ pub fn run(args: &[String]) -> Result<()> {
                     for line in lod.text.lines() {
                         if line.starts_with("bench ") {
                             lines.push(line.to_string());
-                        } else if line.starts_with("lod primitives:") || line.starts_with("lod accuracy:") {
+                        } else if line.starts_with("lod primitives:")
+                            || line.starts_with("lod accuracy:")
+                        {
                             eprintln!("{line}");
                         }
                     }

@@ -156,14 +156,48 @@ fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str
     let out = proc::run_captured(&mut cmd, Duration::from_secs(900), "  godot| ", false)?;
     judge_godot_run(&out, tally);
     if filter.is_none() {
+        jolt_physics_run(godot, &dev_cache, tally)?;
         export_check(godot, &dev_cache, tally)?;
     }
     Ok(())
 }
 
+/// Runs the physics tests again with Jolt Physics (tests/ uses Godot Physics by default) through
+/// a temporary `override.cfg`.
+fn jolt_physics_run(
+    godot: &godot::Godot,
+    dev_cache: &std::path::Path,
+    tally: &mut Tally,
+) -> Result<()> {
+    let dir = repo_root().join("tests");
+    let override_cfg = dir.join("override.cfg");
+    std::fs::write(
+        &override_cfg,
+        "[physics]\n\n3d/physics_engine=\"Jolt Physics\"\n",
+    )?;
+    eprintln!("xtask: physics tests again with Jolt Physics");
+    let mut cmd = godot.command();
+    cmd.env("RIDGELINE_CACHE_DIR", dev_cache)
+        .arg("--headless")
+        .arg("--path")
+        .arg(&dir)
+        .arg("--script")
+        .arg("res://runner.gd")
+        .arg("--")
+        .arg("--filter=physics");
+    let out = proc::run_captured(&mut cmd, Duration::from_secs(300), "  jolt| ", false);
+    let _ = std::fs::remove_file(&override_cfg);
+    judge_godot_run(&out?, tally);
+    Ok(())
+}
+
 /// Exports tests/ as a pack (the export plugin cooks every `*.terrain.json`) and checks, in a
 /// separate Godot run, that the pack's assets load as cooked payloads.
-fn export_check(godot: &godot::Godot, dev_cache: &std::path::Path, tally: &mut Tally) -> Result<()> {
+fn export_check(
+    godot: &godot::Godot,
+    dev_cache: &std::path::Path,
+    tally: &mut Tally,
+) -> Result<()> {
     let dir = repo_root().join("tests");
     let out_dir = crate::target_dir().join("export-test");
     std::fs::create_dir_all(&out_dir)?;
@@ -179,8 +213,15 @@ fn export_check(godot: &godot::Godot, dev_cache: &std::path::Path, tally: &mut T
         .arg("Linux")
         .arg(&pack);
     let exported = proc::run_captured(&mut cmd, Duration::from_secs(300), "  export| ", true)?;
-    if !pack.exists() || !exported.text.contains("Ridgeline: cooked res://fixtures/lakes.terrain.json") {
-        tally.problem(format!("export of tests/ did not cook the terrain assets:\n{}", exported.text));
+    if !pack.exists()
+        || !exported
+            .text
+            .contains("Ridgeline: cooked res://fixtures/lakes.terrain.json")
+    {
+        tally.problem(format!(
+            "export of tests/ did not cook the terrain assets:\n{}",
+            exported.text
+        ));
         return Ok(());
     }
     let mut cmd = godot.command();
@@ -192,7 +233,10 @@ fn export_check(godot: &godot::Godot, dev_cache: &std::path::Path, tally: &mut T
         .arg("--")
         .arg(&pack);
     let checked = proc::run_captured(&mut cmd, Duration::from_secs(120), "  export| ", false)?;
-    if checked.success() && checked.text.contains("PASS export::") && !checked.text.contains("SCRIPT ERROR") {
+    if checked.success()
+        && checked.text.contains("PASS export::")
+        && !checked.text.contains("SCRIPT ERROR")
+    {
         tally.passed += 1;
         println!("PASS export::cooked_assets_in_an_exported_pack");
     } else {
