@@ -280,6 +280,13 @@ impl Terrain3D {
         }
     }
 
+    /// An extension call that does nothing, with `get_height`'s signature: the baseline the
+    /// `godot_get_height_call` benchmark compares against (call and argument overhead only).
+    #[func]
+    pub fn _empty_query(&self, _world_position: Vector3) -> f32 {
+        0.0
+    }
+
     /// `get_height` for many positions at once (NAN where outside or in a hole).
     #[func]
     pub fn get_heights(&self, world_positions: PackedVector3Array) -> PackedFloat32Array {
