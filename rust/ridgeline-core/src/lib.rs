@@ -5,6 +5,7 @@
 //! defined once in [`grid`].
 
 pub mod devcache;
+pub mod edit;
 pub mod error;
 pub mod formats;
 pub mod generate;

@@ -1,0 +1,114 @@
+//! Undo records: before/after sample values of what an edit changed, deflate-compressed
+//! (after-values are stored as an XOR delta against before-values, which compresses well).
+
+use super::rect::Rect;
+use super::stroke::{List, Stroke};
+
+/// What an undo record restores in the recipe.
+#[derive(Clone, Debug)]
+pub enum RecordKind {
+    /// A stroke appended to a list.
+    Stroke {
+        /// The list.
+        list: List,
+        /// The stroke.
+        stroke: Stroke,
+    },
+    /// A layer toggled to `enabled`.
+    Layer {
+        /// Layer id.
+        id: String,
+        /// The new state.
+        enabled: bool,
+    },
+}
+
+/// Compressed f32 values.
+#[derive(Clone, Debug, Default)]
+pub struct Packed {
+    len: usize,
+    bytes: Vec<u8>,
+}
+
+impl Packed {
+    /// Compresses `values`.
+    pub fn pack(values: &[f32]) -> Self {
+        let raw: Vec<u8> = values.iter().flat_map(|v| v.to_bits().to_le_bytes()).collect();
+        Self {
+            len: values.len(),
+            bytes: miniz_oxide::deflate::compress_to_vec(&raw, 1),
+        }
+    }
+
+    /// Compresses `values` as an XOR delta against `base` (same length).
+    pub fn pack_delta(values: &[f32], base: &[f32]) -> Self {
+        let raw: Vec<u8> = values
+            .iter()
+            .zip(base)
+            .flat_map(|(v, b)| (v.to_bits() ^ b.to_bits()).to_le_bytes())
+            .collect();
+        Self {
+            len: values.len(),
+            bytes: miniz_oxide::deflate::compress_to_vec(&raw, 1),
+        }
+    }
+
+    /// The values (empty if the data were damaged, which cannot happen for records made here).
+    pub fn unpack(&self) -> Vec<f32> {
+        let raw = miniz_oxide::inflate::decompress_to_vec(&self.bytes).unwrap_or_default();
+        let out: Vec<f32> = raw
+            .chunks_exact(4)
+            .map(|c| f32::from_bits(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .collect();
+        if out.len() == self.len { out } else { Vec::new() }
+    }
+
+    /// The values of a delta against `base`.
+    pub fn unpack_delta(&self, base: &[f32]) -> Vec<f32> {
+        self.unpack()
+            .iter()
+            .zip(base)
+            .map(|(d, b)| f32::from_bits(d.to_bits() ^ b.to_bits()))
+            .collect()
+    }
+
+    /// Compressed size in bytes.
+    pub fn compressed_bytes(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+/// One undoable edit.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// The recipe change.
+    pub kind: RecordKind,
+    /// Samples whose heights changed.
+    pub heights: Rect,
+    /// Heights before, row-major over `heights`.
+    pub before_heights: Packed,
+    /// Heights after (delta against before).
+    pub after_heights: Packed,
+    /// Samples whose exclusion/region values were recomputed.
+    pub masks: Rect,
+    /// Exclusion values and region ids before.
+    pub before_masks: (Packed, Vec<u16>),
+    /// Exclusion values and region ids after.
+    pub after_masks: (Packed, Vec<u16>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pack_round_trips_bits() {
+        let a: Vec<f32> = (0..1000).map(|i| (i as f32 * 0.37).sin() * 40.0).collect();
+        let b: Vec<f32> = a.iter().map(|x| x + 0.25).collect();
+        let p = Packed::pack(&a);
+        assert_eq!(p.unpack(), a);
+        let d = Packed::pack_delta(&b, &a);
+        assert_eq!(d.unpack_delta(&a), b);
+        assert!(p.compressed_bytes() < 4000);
+    }
+}

@@ -1,0 +1,567 @@
+//! An editable terrain: the generated base, the stroke stack and the current surface, with
+//! exact incremental updates and undo history.
+//!
+//! Evaluation order: the generated base (graph), then height edits — the enabled `sculpt` and
+//! `protection` layers in the recipe's layer order, each layer's strokes in list order — then
+//! the exclusion mask (`exclusions` layers) and painted regions (`biomes` layers), which read the
+//! final surface for slope limits. Disabled layers keep their strokes but are skipped.
+//!
+//! Incremental updates: a change (new stroke, undo, layer toggle) starts from the footprint of
+//! the strokes involved. Walking the order forward, each later stamp that reads neighbours
+//! (smooth, ramp edge smoothing, slope limits) grows the changed rectangle `C` by its read
+//! distance where it overlaps; walking backward from `C`, each stamp grows the rectangle `N`
+//! whose pre-edit values the replay needs. Replaying every stroke on `N` from the base gives the
+//! same bits as a full replay on `C` (same code, same inputs). Only `C` is written.
+
+use super::apply::{Window, apply_exclusion, apply_heights, apply_region};
+use super::brush::MaskImage;
+use super::history::{Packed, Record, RecordKind};
+use super::rect::Rect;
+use super::stroke::{List, Op, ParseContext, Stroke, layer_kinds};
+use crate::error::{Diagnostics, Error, Result};
+use crate::grid::Grid;
+use crate::heightfield::Heightfield;
+use crate::recipe::{Layer, Recipe};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// Loads mask images by reference.
+pub type MaskLoader = Arc<dyn Fn(&str) -> std::result::Result<Arc<MaskImage>, String> + Send + Sync>;
+
+/// Loads mask PNGs relative to `dir` (absolute references are used as they are).
+pub fn file_mask_loader(dir: std::path::PathBuf) -> MaskLoader {
+    Arc::new(move |reference: &str| {
+        let path = dir.join(reference);
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        MaskImage::from_png(&bytes, &path.display().to_string())
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// What an edit changed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Change {
+    /// Samples whose height changed (may be empty).
+    pub heights: Rect,
+    /// Samples whose height, normal, exclusion or region may have changed: what meshes,
+    /// collision and previews must refresh.
+    pub touched: Rect,
+    /// Chunks (x, z) whose sample range meets `touched`.
+    pub chunks: Vec<[u32; 2]>,
+}
+
+/// An editable terrain.
+pub struct EditSession {
+    recipe: Recipe,
+    grid: Grid,
+    base: Vec<f32>,
+    field: Heightfield,
+    exclusion: Vec<f32>,
+    regions: Vec<u16>,
+    biome_names: Vec<String>,
+    edits: Vec<Stroke>,
+    exclusions: Vec<Stroke>,
+    painted: Vec<Stroke>,
+    masks: Option<MaskLoader>,
+    history: Vec<Record>,
+    redo: Vec<Record>,
+    scratch: Vec<f32>,
+}
+
+impl EditSession {
+    /// Replays `recipe`'s strokes on `base` (the generated surface; its holes are kept).
+    /// Errors locate every invalid stroke (for example a protection snapshot taken on another
+    /// grid).
+    pub fn new(recipe: Recipe, base: Heightfield, masks: Option<MaskLoader>) -> Result<Self> {
+        let grid = *base.grid();
+        let mut d = Diagnostics::default();
+        let biome_names: Vec<String> = recipe.biomes.keys().cloned().collect();
+        let parse = |list: List, values: &[Value], d: &mut Diagnostics| -> Vec<Stroke> {
+            let has_biome = |b: &str| recipe.biomes.contains_key(b) || b == recipe.default_biome;
+            let loader = masks.as_deref().map(|m| m as &dyn Fn(&str) -> _);
+            let ctx = ParseContext {
+                layers: &recipe.layers,
+                has_biome: &has_biome,
+                grid: Some(grid),
+                masks: loader,
+            };
+            values
+                .iter()
+                .enumerate()
+                .filter_map(|(i, v)| Stroke::parse(v, &format!("recipe.{}[{i}]", list.key()), list, &ctx, d))
+                .collect()
+        };
+        let edits = parse(List::Edits, &recipe.edits, &mut d);
+        let exclusions = parse(List::Exclusions, &recipe.exclusions, &mut d);
+        let painted = parse(List::Regions, &recipe.regions, &mut d);
+        d.into_result()?;
+        let n = grid.sample_count();
+        let mut s = Self {
+            base: base.heights().to_vec(),
+            field: base,
+            grid,
+            exclusion: vec![0.0; n],
+            regions: vec![0; n],
+            biome_names,
+            edits,
+            exclusions,
+            painted,
+            recipe,
+            masks,
+            history: Vec::new(),
+            redo: Vec::new(),
+            scratch: Vec::new(),
+        };
+        let [w, h] = grid.samples();
+        let all = Rect::new(0, 0, w, h);
+        let heights = s.replay_heights(all);
+        s.field = Heightfield::new(grid, heights.values, Some(s.field.holes().clone()))?;
+        s.refresh_masks(all);
+        Ok(s)
+    }
+
+    /// The recipe with every stroke and layer as currently edited.
+    pub fn recipe(&self) -> &Recipe {
+        &self.recipe
+    }
+
+    /// The current surface.
+    pub fn field(&self) -> &Heightfield {
+        &self.field
+    }
+
+    /// The generated base surface (before edits).
+    pub fn base(&self) -> &[f32] {
+        &self.base
+    }
+
+    /// The exclusion mask (0–1 per sample).
+    pub fn exclusion(&self) -> &[f32] {
+        &self.exclusion
+    }
+
+    /// Painted biome per sample: `None` where no region is painted.
+    pub fn painted_biome(&self, x: usize, z: usize) -> Option<&str> {
+        let id = self.regions[self.grid.index(x, z)];
+        (id > 0).then(|| self.biome_names[id as usize - 1].as_str())
+    }
+
+    /// The biome at terrain-local (x, z): the painted region at the nearest sample, else the
+    /// recipe's default biome. `None` outside the terrain.
+    pub fn biome_at(&self, x: f32, z: f32) -> Option<&str> {
+        let (ix, iz, u, v) = self.grid.locate(x, z)?;
+        let (sx, sz) = (ix + usize::from(u >= 0.5), iz + usize::from(v >= 0.5));
+        Some(self.painted_biome(sx, sz).unwrap_or(&self.recipe.default_biome))
+    }
+
+    /// Layers in order.
+    pub fn layers(&self) -> &[Layer] {
+        &self.recipe.layers
+    }
+
+    /// Number of strokes in each list: edits, exclusions, regions.
+    pub fn stroke_counts(&self) -> [usize; 3] {
+        [self.edits.len(), self.exclusions.len(), self.painted.len()]
+    }
+
+    /// Compressed bytes held by the undo and redo history.
+    pub fn history_bytes(&self) -> usize {
+        self.history
+            .iter()
+            .chain(&self.redo)
+            .map(|r| {
+                r.before_heights.compressed_bytes()
+                    + r.after_heights.compressed_bytes()
+                    + r.before_masks.0.compressed_bytes()
+                    + r.after_masks.0.compressed_bytes()
+                    + 2 * r.before_masks.1.len()
+            })
+            .sum()
+    }
+
+    /// True when there is something to undo / redo.
+    pub fn can_undo(&self) -> bool {
+        !self.history.is_empty()
+    }
+
+    /// True when there is something to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Validates `value` (errors are located at `stroke…`), appends it to its list and updates
+    /// only what it touches. A `protect` stroke without `heights` snapshots the current surface.
+    pub fn apply_stroke(&mut self, value: &Value) -> Result<Change> {
+        let type_id = value.get("type").and_then(Value::as_str).unwrap_or_default();
+        let Some(list) = List::of_type(type_id) else {
+            return Err(Error::invalid(
+                "stroke.type",
+                format!(
+                    "must be one of {}, got {}",
+                    super::stroke::STROKE_TYPES.join(", "),
+                    value.get("type").map(crate::recipe::reader::show).unwrap_or_else(|| "nothing".into())
+                ),
+            ));
+        };
+        let mut value = value.clone();
+        if type_id == "protect" && value.get("heights").is_none() {
+            self.capture_protection(&mut value)?;
+        }
+        let stroke = self.parse_one(&value, list)?;
+        let fp = stroke.footprint(&self.grid);
+        self.list_mut(list).push(stroke.clone());
+        self.values_mut(list).push(stroke.to_value());
+        let kind = RecordKind::Stroke { list, stroke };
+        Ok(self.commit(kind, list, fp))
+    }
+
+    /// Enables or disables a layer; its strokes stay stored. Recorded in the history.
+    pub fn set_layer_enabled(&mut self, id: &str, enabled: bool) -> Result<Change> {
+        let Some(pos) = self.recipe.layers.iter().position(|l| l.id == id) else {
+            let ids: Vec<&str> = self.recipe.layers.iter().map(|l| l.id.as_str()).collect();
+            return Err(Error::invalid("layer", format!("no layer `{id}`; layers are {}", ids.join(", "))));
+        };
+        if self.recipe.layers[pos].enabled == enabled {
+            return Ok(Change::default());
+        }
+        self.recipe.layers[pos].enabled = enabled;
+        let layer = self.recipe.layers[pos].clone();
+        let list = match layer.kind.as_str() {
+            "exclusions" => List::Exclusions,
+            "biomes" => List::Regions,
+            "generation" => {
+                // The generation layer freezes/thaws the base; heights are replayed fully.
+                List::Edits
+            }
+            _ => List::Edits,
+        };
+        let fp = self
+            .list(list)
+            .iter()
+            .filter(|s| self.effective_layer(s, list).as_deref() == Some(id))
+            .fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
+        Ok(self.commit(RecordKind::Layer { id: id.to_string(), enabled }, list, fp))
+    }
+
+    /// Undoes the last edit: restores the recipe and the stored before-values (no replay).
+    pub fn undo(&mut self) -> Option<Change> {
+        let record = self.history.pop()?;
+        self.revert_recipe(&record.kind);
+        let change = self.restore(&record, false);
+        self.redo.push(record);
+        Some(change)
+    }
+
+    /// Redoes the last undone edit.
+    pub fn redo(&mut self) -> Option<Change> {
+        let record = self.redo.pop()?;
+        self.reapply_recipe(&record.kind);
+        let change = self.restore(&record, true);
+        self.history.push(record);
+        Some(change)
+    }
+
+    // ----- internals -----
+
+    fn parse_one(&self, value: &Value, list: List) -> Result<Stroke> {
+        let mut d = Diagnostics::default();
+        let has_biome = |b: &str| self.recipe.biomes.contains_key(b) || b == self.recipe.default_biome;
+        let loader = self.masks.as_deref().map(|m| m as &dyn Fn(&str) -> _);
+        let ctx = ParseContext {
+            layers: &self.recipe.layers,
+            has_biome: &has_biome,
+            grid: Some(self.grid),
+            masks: loader,
+        };
+        let stroke = Stroke::parse(value, "stroke", list, &ctx, &mut d);
+        d.into_result()?;
+        stroke.ok_or_else(|| Error::invalid("stroke", "invalid stroke"))
+    }
+
+    /// Fills `grid` and `heights` of a protect stroke from the current surface.
+    fn capture_protection(&self, value: &mut Value) -> Result<()> {
+        let Some(obj) = value.as_object_mut() else {
+            return Err(Error::invalid("stroke", "must be an object"));
+        };
+        let cells = self.grid.cells();
+        obj.insert("grid".into(), serde_json::json!([cells[0], cells[1]]));
+        obj.insert("heights".into(), Value::Array(Vec::new()));
+        let mut d = Diagnostics::default();
+        let none = |_: &str| true;
+        let ctx = ParseContext { layers: &self.recipe.layers, has_biome: &none, grid: None, masks: None };
+        let shape = Stroke::parse(value, "stroke", List::Edits, &ctx, &mut d);
+        d.into_result()?;
+        let shape = shape.ok_or_else(|| Error::invalid("stroke", "invalid stroke"))?;
+        let mut heights = Vec::new();
+        for c in shape.stamps() {
+            let r = shape.stamp_rect(&self.grid, c);
+            for z in r.z0..r.z1 {
+                for x in r.x0..r.x1 {
+                    let [px, pz] = self.grid.sample_position(x, z);
+                    if shape.brush.fade(px - c[0], pz - c[1]) > 0.0 {
+                        let h = self.field.heights()[self.grid.index(x, z)];
+                        heights.push(crate::nodes::util::json_number(super::stroke::shortest(h)));
+                    }
+                }
+            }
+        }
+        if let Some(obj) = value.as_object_mut() {
+            obj.insert("heights".into(), Value::Array(heights));
+        }
+        Ok(())
+    }
+
+    fn list(&self, list: List) -> &Vec<Stroke> {
+        match list {
+            List::Edits => &self.edits,
+            List::Exclusions => &self.exclusions,
+            List::Regions => &self.painted,
+        }
+    }
+
+    fn list_mut(&mut self, list: List) -> &mut Vec<Stroke> {
+        match list {
+            List::Edits => &mut self.edits,
+            List::Exclusions => &mut self.exclusions,
+            List::Regions => &mut self.painted,
+        }
+    }
+
+    fn values_mut(&mut self, list: List) -> &mut Vec<Value> {
+        match list {
+            List::Edits => &mut self.recipe.edits,
+            List::Exclusions => &mut self.recipe.exclusions,
+            List::Regions => &mut self.recipe.regions,
+        }
+    }
+
+    /// The layer a stroke evaluates in: its own, else the first layer of its kind.
+    fn effective_layer(&self, s: &Stroke, list: List) -> Option<String> {
+        if let Some(l) = &s.layer {
+            return Some(l.clone());
+        }
+        let kinds = layer_kinds(list, &s.op);
+        self.recipe
+            .layers
+            .iter()
+            .find(|l| kinds.contains(&l.kind.as_str()))
+            .map(|l| l.id.clone())
+    }
+
+    /// Indices into `list` in evaluation order (enabled layers only).
+    fn order(&self, list: List) -> Vec<usize> {
+        let strokes = self.list(list);
+        let layer_of: Vec<Option<String>> = strokes.iter().map(|s| self.effective_layer(s, list)).collect();
+        let kinds: &[&str] = match list {
+            List::Edits => &["sculpt", "protection"],
+            List::Exclusions => &["exclusions"],
+            List::Regions => &["biomes"],
+        };
+        let mut out = Vec::new();
+        for layer in self.recipe.layers.iter().filter(|l| l.enabled && kinds.contains(&l.kind.as_str())) {
+            out.extend((0..strokes.len()).filter(|&i| layer_of[i].as_deref() == Some(layer.id.as_str())));
+        }
+        out
+    }
+
+    fn replay_heights(&mut self, rect: Rect) -> Window {
+        let [w, _] = self.grid.samples();
+        let mut win = Window::copy(&self.base, w, rect);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for i in self.order(List::Edits) {
+            let s = &self.edits[i];
+            if s.footprint(&self.grid).intersects(&rect) {
+                apply_heights(s, &self.grid, &mut win, &mut scratch);
+            }
+        }
+        self.scratch = scratch;
+        win
+    }
+
+    /// Recomputes the exclusion mask and painted regions on `rect` from scratch.
+    fn refresh_masks(&mut self, rect: Rect) {
+        if rect.is_empty() {
+            return;
+        }
+        let [w, _] = self.grid.samples();
+        let heights = self.field.heights();
+        let mut win = Window { rect, values: vec![0.0; rect.area()] };
+        for i in self.order(List::Exclusions) {
+            let s = &self.exclusions[i];
+            if s.footprint(&self.grid).intersects(&rect) {
+                apply_exclusion(s, &self.grid, &mut win, heights);
+            }
+        }
+        win.write_to(&mut self.exclusion, w, rect);
+        let mut ids = vec![0u16; rect.area()];
+        for i in self.order(List::Regions) {
+            let s = &self.painted[i];
+            if let Op::Region(b) = &s.op
+                && s.footprint(&self.grid).intersects(&rect)
+            {
+                let id = self.biome_names.iter().position(|n| n == b).map_or(0, |k| k as u16 + 1);
+                apply_region(s, &self.grid, rect, &mut ids, id, heights);
+            }
+        }
+        for z in rect.z0..rect.z1 {
+            let src = (z - rect.z0) * rect.width();
+            self.regions[z * w + rect.x0..z * w + rect.x1].copy_from_slice(&ids[src..src + rect.width()]);
+        }
+    }
+
+    /// Per-stamp rectangles and read distances of the height strokes, in evaluation order.
+    fn stamp_reads(&self) -> Vec<(Rect, usize)> {
+        let mut out = Vec::new();
+        for i in self.order(List::Edits) {
+            let s = &self.edits[i];
+            let r = s.reads();
+            if r == 0 {
+                continue;
+            }
+            if let Op::Ramp { .. } = s.op {
+                out.push((s.ramp_rect(&self.grid), r));
+            } else {
+                out.extend(s.stamps().map(|c| (s.stamp_rect(&self.grid, c), r)));
+            }
+        }
+        out
+    }
+
+    /// Recomputes what `start` (the footprint of the changed strokes) affects and records it.
+    fn commit(&mut self, kind: RecordKind, list: List, start: Rect) -> Change {
+        let [w, h] = self.grid.samples();
+        let mut heights_rect = Rect::EMPTY;
+        let mut mask_rect = Rect::EMPTY;
+        let mut before_h = Vec::new();
+        let mut after_h = Vec::new();
+        if list == List::Edits && !start.is_empty() {
+            let reads = self.stamp_reads();
+            let mut c = start;
+            for (fr, r) in &reads {
+                let g = c.grow(*r, w, h);
+                if fr.intersects(&g) {
+                    c = c.union(&g.intersect(fr));
+                }
+            }
+            let mut need = c;
+            for (fr, r) in reads.iter().rev() {
+                let inside = need.intersect(fr);
+                if !inside.is_empty() {
+                    need = need.union(&inside.grow(*r, w, h));
+                }
+            }
+            let win = self.replay_heights(need);
+            before_h = Window::copy(self.field.heights(), w, c).values;
+            let after = {
+                let mut part = Window { rect: c, values: Vec::with_capacity(c.area()) };
+                for z in c.z0..c.z1 {
+                    let src = (z - need.z0) * need.width() + (c.x0 - need.x0);
+                    part.values.extend_from_slice(&win.values[src..src + c.width()]);
+                }
+                part.values
+            };
+            after_h = after;
+            let _ = self.field.write_region(c.x0, c.z0, c.x1, c.z1, &after_h);
+            heights_rect = c;
+            if self.exclusions.iter().chain(&self.painted).any(|s| s.brush.slope.is_some()) {
+                mask_rect = c.grow(1, w, h);
+            }
+        } else if list != List::Edits {
+            mask_rect = start;
+        }
+        let before_m = self.mask_values(mask_rect);
+        self.refresh_masks(mask_rect);
+        let after_m = self.mask_values(mask_rect);
+        let record = Record {
+            kind,
+            heights: heights_rect,
+            before_heights: Packed::pack(&before_h),
+            after_heights: Packed::pack_delta(&after_h, &before_h),
+            masks: mask_rect,
+            before_masks: before_m,
+            after_masks: after_m,
+        };
+        self.history.push(record);
+        self.redo.clear();
+        self.change(heights_rect, mask_rect)
+    }
+
+    fn mask_values(&self, rect: Rect) -> (Packed, Vec<u16>) {
+        let [w, _] = self.grid.samples();
+        let ex = Window::copy(&self.exclusion, w, rect).values;
+        let mut ids = Vec::with_capacity(rect.area());
+        for z in rect.z0..rect.z1 {
+            ids.extend_from_slice(&self.regions[z * w + rect.x0..z * w + rect.x1]);
+        }
+        (Packed::pack(&ex), ids)
+    }
+
+    fn restore(&mut self, record: &Record, after: bool) -> Change {
+        let [w, _] = self.grid.samples();
+        let r = record.heights;
+        if !r.is_empty() {
+            let before = record.before_heights.unpack();
+            let values = if after { record.after_heights.unpack_delta(&before) } else { before };
+            let _ = self.field.write_region(r.x0, r.z0, r.x1, r.z1, &values);
+        }
+        let m = record.masks;
+        if !m.is_empty() {
+            let (ex, ids) = if after { &record.after_masks } else { &record.before_masks };
+            let ex = ex.unpack();
+            Window { rect: m, values: ex }.write_to(&mut self.exclusion, w, m);
+            for z in m.z0..m.z1 {
+                let src = (z - m.z0) * m.width();
+                self.regions[z * w + m.x0..z * w + m.x1].copy_from_slice(&ids[src..src + m.width()]);
+            }
+        }
+        self.change(r, m)
+    }
+
+    fn revert_recipe(&mut self, kind: &RecordKind) {
+        match kind {
+            RecordKind::Stroke { list, .. } => {
+                self.list_mut(*list).pop();
+                self.values_mut(*list).pop();
+            }
+            RecordKind::Layer { id, enabled } => {
+                if let Some(l) = self.recipe.layers.iter_mut().find(|l| &l.id == id) {
+                    l.enabled = !enabled;
+                }
+            }
+        }
+    }
+
+    fn reapply_recipe(&mut self, kind: &RecordKind) {
+        match kind {
+            RecordKind::Stroke { list, stroke } => {
+                self.list_mut(*list).push(stroke.clone());
+                self.values_mut(*list).push(stroke.to_value());
+            }
+            RecordKind::Layer { id, enabled } => {
+                if let Some(l) = self.recipe.layers.iter_mut().find(|l| &l.id == id) {
+                    l.enabled = *enabled;
+                }
+            }
+        }
+    }
+
+    fn change(&self, heights: Rect, masks: Rect) -> Change {
+        let [w, h] = self.grid.samples();
+        let touched = heights.grow(1, w, h).union(&masks);
+        let mut chunks = Vec::new();
+        if !touched.is_empty() {
+            let [nx, nz] = self.grid.chunks();
+            for cz in 0..nz {
+                for cx in 0..nx {
+                    let r = self.grid.chunk_cells_range(cx, cz);
+                    let samples = Rect::new(r.x0 as usize, r.z0 as usize, r.x1 as usize + 1, r.z1 as usize + 1);
+                    if samples.intersects(&touched) {
+                        chunks.push([cx, cz]);
+                    }
+                }
+            }
+        }
+        Change { heights, touched, chunks }
+    }
+}
