@@ -25,6 +25,9 @@ pub fn run(file: &Path, out: &Path) -> Result<(), String> {
         &mut GraphCache::default(),
         &|_, _| {},
         &AtomicBool::new(false),
+        Some(ridgeline_core::edit::file_mask_loader(
+            file.parent().map(Path::to_path_buf).unwrap_or_default(),
+        )),
     )
     .map_err(|e| e.to_string())?;
     let bytes = encode(&prepared);

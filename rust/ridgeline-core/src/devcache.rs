@@ -1,6 +1,7 @@
-//! Development cache: prepared terrains stored in the user's cache directory (never in the
-//! project), one `<key>.terrain.bin` per recipe identity ([`crate::generate::cache_key`]). A warm
-//! load decodes the payload instead of evaluating the graph. Entries are written through a
+//! Development cache: generated bases stored in the user's cache directory (never in the
+//! project), one `<key>.terrain.bin` per base identity ([`crate::generate::base_cache_key`]:
+//! the recipe without strokes). A warm load decodes the base instead of evaluating the graph and
+//! replays the strokes on it. Entries are written through a
 //! temporary file and a rename; an unreadable or stale entry is a miss and is removed. The cache
 //! keeps the most recently used [`DevCache::MAX_ENTRIES`] entries.
 
@@ -47,11 +48,11 @@ impl DevCache {
     pub fn path_for(&self, recipe: &Recipe) -> PathBuf {
         self.dir.join(format!(
             "{:016x}.terrain.bin",
-            crate::generate::cache_key(recipe)
+            crate::generate::base_cache_key(recipe)
         ))
     }
 
-    /// The prepared terrain for `recipe`, when a valid entry exists. A corrupt or stale entry is
+    /// The prepared base for `recipe`, when a valid entry exists. A corrupt or stale entry is
     /// removed and reported as a miss.
     pub fn load(&self, recipe: &Recipe) -> Option<PreparedTerrain> {
         let path = self.path_for(recipe);
@@ -72,7 +73,7 @@ impl DevCache {
         }
     }
 
-    /// Stores `prepared` as `recipe`'s entry. Errors say which file could not be written; a
+    /// Stores `prepared` (a base from [`crate::generate::prepare_base`]) as `recipe`'s entry. Errors say which file could not be written; a
     /// failed store leaves no partial file.
     pub fn store(&self, recipe: &Recipe, prepared: &PreparedTerrain) -> Result<PathBuf, String> {
         std::fs::create_dir_all(&self.dir).map_err(|e| {
@@ -117,7 +118,7 @@ impl DevCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::prepare;
+    use crate::generate::prepare_base as prepare;
     use crate::graph::eval::GraphCache;
     use crate::nodes::Quality;
     use crate::recipe::Document;

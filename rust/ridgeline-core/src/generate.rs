@@ -11,8 +11,10 @@ use std::sync::atomic::AtomicBool;
 /// A finished generation.
 #[derive(Clone, Debug)]
 pub struct Generated {
-    /// The prepared surface.
+    /// The prepared surface (strokes replayed).
     pub heightfield: Heightfield,
+    /// The generated surface before strokes, when the recipe has any.
+    pub base: Option<Heightfield>,
     /// Published water bodies (empty when the graph publishes none).
     pub water: std::sync::Arc<crate::hydrology::water::WaterSet>,
     /// Per-node timings and reuse.
@@ -23,12 +25,26 @@ pub struct Generated {
 
 /// Generates `recipe` at `quality`. Recipes without a graph use the conventional pipeline (the
 /// default landform shapes the whole surface). `cache` carries node results between runs.
+/// Strokes are replayed on the generated base; a stroke that references a mask image needs
+/// [`generate_with_masks`].
 pub fn generate(
     recipe: &Recipe,
     quality: Quality,
     cache: &mut GraphCache,
     progress: Progress,
     cancel: &AtomicBool,
+) -> Result<Generated> {
+    generate_with_masks(recipe, quality, cache, progress, cancel, None)
+}
+
+/// [`generate`], resolving brush mask images through `masks`.
+pub fn generate_with_masks(
+    recipe: &Recipe,
+    quality: Quality,
+    cache: &mut GraphCache,
+    progress: Progress,
+    cancel: &AtomicBool,
+    masks: Option<crate::edit::MaskLoader>,
 ) -> Result<Generated> {
     let conventional;
     let graph = match &recipe.graph {
@@ -41,31 +57,80 @@ pub fn generate(
     let out = eval::evaluate(graph, recipe, quality, cache, progress, cancel)?;
     let grid = recipe.grid()?;
     let heights = out.heightfield.as_slice().to_vec();
-    let heightfield = Heightfield::new(grid, heights, None)?;
+    let generated = Heightfield::new(grid, heights, None)?;
+    let has_strokes =
+        !(recipe.edits.is_empty() && recipe.exclusions.is_empty() && recipe.regions.is_empty());
+    let (heightfield, base) = if has_strokes {
+        progress(1.0, "replaying strokes");
+        let session = crate::edit::EditSession::new(recipe.clone(), generated.clone(), masks)?;
+        (session.field().clone(), Some(generated))
+    } else {
+        (generated, None)
+    };
     Ok(Generated {
         heightfield,
+        base,
         water: out.water,
         nodes: out.nodes,
         quality,
     })
 }
 
-/// Generates `recipe` and packs everything a game needs: the surface, water and the biome table.
-/// Shared by `ridgeline cook`, the development cache and the Godot runtime.
+/// Generates `recipe` and packs everything a game needs: the surface (strokes replayed), water
+/// and the biome table. Shared by `ridgeline cook`, the export plugin and the Godot runtime.
 pub fn prepare(
     recipe: &Recipe,
     quality: Quality,
     cache: &mut GraphCache,
     progress: Progress,
     cancel: &AtomicBool,
+    masks: Option<crate::edit::MaskLoader>,
 ) -> Result<crate::formats::payload::PreparedTerrain> {
-    let g = generate(recipe, quality, cache, progress, cancel)?;
+    let base = prepare_base(recipe, quality, cache, progress, cancel)?;
+    Ok(finish(recipe, base, masks)?.0)
+}
+
+/// The generated base (graph only, no strokes): what the development cache stores under
+/// [`base_cache_key`], since strokes replay in milliseconds.
+pub fn prepare_base(
+    recipe: &Recipe,
+    quality: Quality,
+    cache: &mut GraphCache,
+    progress: Progress,
+    cancel: &AtomicBool,
+) -> Result<crate::formats::payload::PreparedTerrain> {
+    let mut bare = recipe.clone();
+    bare.edits.clear();
+    bare.exclusions.clear();
+    bare.regions.clear();
+    let g = generate(&bare, quality, cache, progress, cancel)?;
     Ok(crate::formats::payload::PreparedTerrain {
         field: g.heightfield,
         water: (*g.water).clone(),
         default_biome: recipe.default_biome.clone(),
         biome_color: default_biome_color(recipe),
     })
+}
+
+/// Replays `recipe`'s strokes on a prepared base. Returns the finished terrain and, when the
+/// recipe has strokes, the edit session (base, strokes, masks, history) for further editing.
+pub fn finish(
+    recipe: &Recipe,
+    base: crate::formats::payload::PreparedTerrain,
+    masks: Option<crate::edit::MaskLoader>,
+) -> Result<(
+    crate::formats::payload::PreparedTerrain,
+    Option<crate::edit::EditSession>,
+)> {
+    if recipe.edits.is_empty() && recipe.exclusions.is_empty() && recipe.regions.is_empty() {
+        return Ok((base, None));
+    }
+    let session = crate::edit::EditSession::new(recipe.clone(), base.field.clone(), masks)?;
+    let out = crate::formats::payload::PreparedTerrain {
+        field: session.field().clone(),
+        ..base
+    };
+    Ok((out, Some(session)))
 }
 
 /// The default biome's colour (a neutral green when the recipe does not define it).
@@ -77,11 +142,17 @@ pub fn default_biome_color(recipe: &Recipe) -> [f32; 4] {
         .unwrap_or([0.45, 0.5, 0.35, 1.0])
 }
 
-/// Identity of a recipe's generated result: the generator version plus the canonical recipe,
-/// without graph node positions and comment text (layout never changes terrain). Any change to
-/// connections, parameters, seed, grid, landforms, biomes or strokes changes it.
-pub fn cache_key(recipe: &Recipe) -> u64 {
+/// Identity of a recipe's generated base: the generator version plus the canonical recipe
+/// without strokes and layers (they replay on the base), graph node positions and comment text
+/// (layout never changes terrain). Any change to connections, parameters, seed, grid,
+/// landforms or biomes changes it.
+pub fn base_cache_key(recipe: &Recipe) -> u64 {
     let mut value = recipe.to_value();
+    if let Some(m) = value.as_object_mut() {
+        for k in ["edits", "exclusions", "regions", "layers"] {
+            m.remove(k);
+        }
+    }
     if let Some(nodes) = value
         .get_mut("graph")
         .and_then(|g| g.get_mut("nodes"))
@@ -115,14 +186,20 @@ mod tests {
         {"id":"out","type":"terrain_output","position":[300,0],"inputs":{"heightfield":"hills"}}]}}"#;
 
     #[test]
-    fn cache_key_ignores_layout_and_notes_but_not_parameters() {
-        let base = cache_key(&recipe(GRAPH));
+    fn cache_key_ignores_layout_notes_and_strokes_but_not_parameters() {
+        let key = base_cache_key;
+        let base = key(&recipe(GRAPH));
+        let stroked = GRAPH.replace(
+            r#""seed":7,"#,
+            r#""seed":7,"edits":[{"type":"raise","center":[5,5],"radius":2}],"#,
+        );
+        assert_eq!(key(&recipe(&stroked)), base);
         let moved = GRAPH.replace("[300,0]", "[10,90]").replace("hello", "bye");
-        assert_eq!(cache_key(&recipe(&moved)), base);
+        assert_eq!(key(&recipe(&moved)), base);
         let reseeded = GRAPH.replace("\"seed\":7", "\"seed\":8");
-        assert_ne!(cache_key(&recipe(&reseeded)), base);
+        assert_ne!(key(&recipe(&reseeded)), base);
         let bigger = GRAPH.replace("[32,32]", "[64,64]");
-        assert_ne!(cache_key(&recipe(&bigger)), base);
+        assert_ne!(key(&recipe(&bigger)), base);
     }
 
     #[test]
@@ -135,6 +212,7 @@ mod tests {
             &mut GraphCache::default(),
             &|_, _| {},
             &never,
+            None,
         )
         .unwrap();
         let g = generate(

@@ -177,8 +177,51 @@ impl Heightfield {
             (x1 + 1).min(w),
             (z1 + 1).min(h),
         );
-        self.recompute_bounds();
+        self.recompute_bounds_in(x0, z0, x1, z1);
         Ok(())
+    }
+
+    /// Recomputes block and chunk bounds that contain any sample of `[x0, x1) × [z0, z1)`,
+    /// then the overall range.
+    fn recompute_bounds_in(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
+        let grid = self.grid;
+        let [cx, cz] = grid.cells();
+        let heights = &self.heights;
+        let range_bounds = |ax: u32, az: u32, bx: u32, bz: u32| {
+            let mut lo = f32::INFINITY;
+            let mut hi = f32::NEG_INFINITY;
+            for z in az..=bz {
+                let row = grid.index(ax as usize, z as usize);
+                for &v in &heights[row..=row + (bx - ax) as usize] {
+                    lo = lo.min(v);
+                    hi = hi.max(v);
+                }
+            }
+            [lo, hi]
+        };
+        // Cells touching samples x0..x1 are x0-1 ..= x1-1 (a sample is a corner of up to four).
+        let cell_lo = |s: usize| s.saturating_sub(1) as u32;
+        let cell_hi = |s: usize, n: u32| ((s as u32).min(n)).saturating_sub(1).max(0);
+        let (ax, az, bx, bz) = (cell_lo(x0), cell_lo(z0), cell_hi(x1, cx), cell_hi(z1, cz));
+        let [bnx, _] = self.blocks();
+        let b = BLOCK;
+        for bzi in az / b..=bz / b {
+            for bxi in ax / b..=bx / b {
+                let (sx, sz) = (bxi * b, bzi * b);
+                let (ex, ez) = ((sx + b).min(cx), (sz + b).min(cz));
+                self.block_bounds[(bzi * bnx + bxi) as usize] = range_bounds(sx, sz, ex, ez);
+            }
+        }
+        let [nx, _] = grid.chunks();
+        let cc = grid.chunk_cells();
+        for czi in az / cc..=bz / cc {
+            for cxi in ax / cc..=bx / cc {
+                let r = grid.chunk_cells_range(cxi, czi);
+                self.chunk_bounds[(czi * nx + cxi) as usize] = range_bounds(r.x0, r.z0, r.x1, r.z1);
+            }
+        }
+        self.min_height = self.chunk_bounds.iter().map(|b| b[0]).fold(f32::INFINITY, f32::min);
+        self.max_height = self.chunk_bounds.iter().map(|b| b[1]).fold(f32::NEG_INFINITY, f32::max);
     }
 
     fn recompute_normals(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
@@ -357,5 +400,23 @@ mod tests {
         let fresh = Heightfield::new(g, f.heights().to_vec(), None).unwrap();
         assert_eq!(fresh.normals, f.normals);
         assert!(f.write_region(0, 0, 1, 1, &[f32::NAN]).is_err());
+    }
+
+    #[test]
+    fn local_bounds_updates_match_a_fresh_build() {
+        let g = Grid::new([50.0, 37.0], [50, 37], 16).unwrap();
+        let mut f = Heightfield::flat(g, 0.0).unwrap();
+        let mut rng = fastrand::Rng::with_seed(4);
+        for _ in 0..200 {
+            let (x0, z0) = (rng.usize(0..51), rng.usize(0..38));
+            let (x1, z1) = (rng.usize(x0 + 1..=51), rng.usize(z0 + 1..=38));
+            let values: Vec<f32> = (0..(x1 - x0) * (z1 - z0)).map(|_| rng.f32() * 20.0 - 10.0).collect();
+            f.write_region(x0, z0, x1, z1, &values).unwrap();
+            let fresh = Heightfield::new(g, f.heights().to_vec(), None).unwrap();
+            assert_eq!(fresh.block_bounds, f.block_bounds);
+            assert_eq!(fresh.chunk_bounds, f.chunk_bounds);
+            assert_eq!(fresh.height_range(), f.height_range());
+            assert_eq!(fresh.normals, f.normals);
+        }
     }
 }

@@ -77,22 +77,7 @@ impl ChunkResources {
             shapes: Vec::new(),
         };
         for m in &chunks.meshes {
-            let mesh = rs.mesh_create();
-            let arrays = mesh_arrays(m);
-            let mut lods = VarDictionary::new();
-            for (k, lod) in m.lods.iter().enumerate().skip(1) {
-                // Godot picks a level by its edge length (world units): our measured error.
-                let key = lod.error.max(1e-5 * k as f32);
-                lods.set(
-                    key,
-                    &PackedInt32Array::from_iter(lod.indices.iter().map(|&i| i as i32))
-                        .to_variant(),
-                );
-            }
-            rs.mesh_add_surface_from_arrays_ex(mesh, PrimitiveType::TRIANGLES, &arrays)
-                .lods(&lods)
-                .done();
-            rs.mesh_surface_set_material(mesh, 0, material);
+            let mesh = create_mesh(m, material);
             let instance = rs.instance_create2(mesh, place.scenario);
             let local = chunk_offset(m);
             rs.instance_set_transform(instance, place.transform * local);
@@ -107,48 +92,7 @@ impl ChunkResources {
         for (m, col) in chunks.meshes.iter().zip(&chunks.collisions) {
             let body = ps.body_create();
             ps.body_set_mode(body, BodyMode::STATIC);
-            let (shape, shape_xform) = match col {
-                ChunkCollision::HeightMap { samples, heights } => {
-                    let shape = ps.heightmap_shape_create();
-                    let (hmin, hmax) = heights
-                        .iter()
-                        .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| {
-                            (a.min(h), b.max(h))
-                        });
-                    let mut data = VarDictionary::new();
-                    data.set("width", *samples as i64);
-                    data.set("depth", *samples as i64);
-                    data.set(
-                        "heights",
-                        &PackedFloat32Array::from(heights.as_slice()).to_variant(),
-                    );
-                    data.set("min_height", hmin);
-                    data.set("max_height", hmax);
-                    ps.shape_set_data(shape, &data.to_variant());
-                    // HeightMapShape3D is centred on its grid with one unit per sample.
-                    let cells = (*samples - 1) as f32;
-                    let xform = Transform3D::new(
-                        Basis::from_scale(Vector3::new(dx, 1.0, dz)),
-                        Vector3::new(
-                            m.origin[0] + cells * dx * 0.5,
-                            0.0,
-                            m.origin[1] + cells * dz * 0.5,
-                        ),
-                    );
-                    (shape, xform)
-                }
-                ChunkCollision::Triangles { vertices } => {
-                    let shape = ps.concave_polygon_shape_create();
-                    let faces = PackedVector3Array::from_iter(
-                        vertices.iter().map(|v| Vector3::new(v[0], v[1], v[2])),
-                    );
-                    let mut data = VarDictionary::new();
-                    data.set("faces", &faces.to_variant());
-                    data.set("backface_collision", true);
-                    ps.shape_set_data(shape, &data.to_variant());
-                    (shape, chunk_offset(m))
-                }
-            };
+            let (shape, shape_xform) = create_shape(m, col, [dx, dz]);
             ps.body_add_shape_ex(body, shape)
                 .transform(shape_xform)
                 .done();
@@ -161,6 +105,33 @@ impl ChunkResources {
             out.shapes.push(shape);
         }
         out
+    }
+
+    /// Replaces chunk `index`'s mesh and collision data (after an edit). Instances, bodies and
+    /// shapes keep their RIDs; only the mesh is recreated.
+    pub fn update_chunk(&mut self, index: usize, mesh: &ChunkMesh, collision: &ChunkCollision) {
+        let (Some(material), Some(&old)) = (self.material, self.meshes.get(index)) else {
+            return;
+        };
+        let mut rs = RenderingServer::singleton();
+        let new = create_mesh(mesh, material);
+        if let Some((instance, _)) = self.instances.get(index) {
+            rs.instance_set_base(*instance, new);
+        }
+        rs.free_rid(old);
+        self.meshes[index] = new;
+        if let Some(&shape) = self.shapes.get(index) {
+            set_shape_data(shape, collision);
+        }
+    }
+
+    /// Updates the shader's height range (after edits change it).
+    pub fn set_height_range(&self, lo: f32, hi: f32) {
+        if let Some(material) = self.material {
+            let mut rs = RenderingServer::singleton();
+            rs.material_set_param(material, "min_height", &lo.to_variant());
+            rs.material_set_param(material, "max_height", &hi.to_variant());
+        }
     }
 
     /// Moves every instance and body with the node.
@@ -242,6 +213,81 @@ impl ChunkResources {
             ps.free_rid(shape);
         }
     }
+}
+
+/// A server mesh with every LOD of `m`, using `material`.
+fn create_mesh(m: &ChunkMesh, material: Rid) -> Rid {
+    let mut rs = RenderingServer::singleton();
+    let mesh = rs.mesh_create();
+    let arrays = mesh_arrays(m);
+    let mut lods = VarDictionary::new();
+    for (k, lod) in m.lods.iter().enumerate().skip(1) {
+        // Godot picks a level by its edge length (world units): our measured error.
+        let key = lod.error.max(1e-5 * k as f32);
+        lods.set(
+            key,
+            &PackedInt32Array::from_iter(lod.indices.iter().map(|&i| i as i32)).to_variant(),
+        );
+    }
+    rs.mesh_add_surface_from_arrays_ex(mesh, PrimitiveType::TRIANGLES, &arrays)
+        .lods(&lods)
+        .done();
+    rs.mesh_surface_set_material(mesh, 0, material);
+    mesh
+}
+
+/// A physics shape for a chunk's collision and its transform relative to the terrain.
+fn create_shape(m: &ChunkMesh, col: &ChunkCollision, spacing: [f32; 2]) -> (Rid, Transform3D) {
+    let mut ps = PhysicsServer3D::singleton();
+    let [dx, dz] = spacing;
+    match col {
+        ChunkCollision::HeightMap { samples, .. } => {
+            let shape = ps.heightmap_shape_create();
+            set_shape_data(shape, col);
+            // HeightMapShape3D is centred on its grid with one unit per sample.
+            let cells = (*samples - 1) as f32;
+            let xform = Transform3D::new(
+                Basis::from_scale(Vector3::new(dx, 1.0, dz)),
+                Vector3::new(
+                    m.origin[0] + cells * dx * 0.5,
+                    0.0,
+                    m.origin[1] + cells * dz * 0.5,
+                ),
+            );
+            (shape, xform)
+        }
+        ChunkCollision::Triangles { .. } => {
+            let shape = ps.concave_polygon_shape_create();
+            set_shape_data(shape, col);
+            (shape, chunk_offset(m))
+        }
+    }
+}
+
+/// Writes collision data into an existing shape of the matching kind.
+fn set_shape_data(shape: Rid, col: &ChunkCollision) {
+    let mut ps = PhysicsServer3D::singleton();
+    let mut data = VarDictionary::new();
+    match col {
+        ChunkCollision::HeightMap { samples, heights } => {
+            let (hmin, hmax) = heights
+                .iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| (a.min(h), b.max(h)));
+            data.set("width", *samples as i64);
+            data.set("depth", *samples as i64);
+            data.set("heights", &PackedFloat32Array::from(heights.as_slice()).to_variant());
+            data.set("min_height", hmin);
+            data.set("max_height", hmax);
+        }
+        ChunkCollision::Triangles { vertices } => {
+            let faces = PackedVector3Array::from_iter(
+                vertices.iter().map(|v| Vector3::new(v[0], v[1], v[2])),
+            );
+            data.set("faces", &faces.to_variant());
+            data.set("backface_collision", true);
+        }
+    }
+    ps.shape_set_data(shape, &data.to_variant());
 }
 
 fn mesh_arrays(m: &ChunkMesh) -> VarArray {

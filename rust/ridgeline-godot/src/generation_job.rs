@@ -3,6 +3,7 @@
 //! becomes an error message instead of crossing into Godot.
 
 use ridgeline_core::devcache::DevCache;
+use ridgeline_core::edit::{EditSession, MaskLoader};
 use ridgeline_core::formats::payload::PreparedTerrain;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::mesh::{self, ChunkCollision, ChunkMesh};
@@ -26,6 +27,9 @@ pub struct Prepared {
     pub origin: &'static str,
     /// Non-fatal problems to report as warnings (for example a cache that could not be written).
     pub warnings: Vec<String>,
+    /// The edit session (base, strokes, history) when the recipe has strokes; created on the
+    /// first runtime edit otherwise.
+    pub edits: Option<Arc<Mutex<EditSession>>>,
 }
 
 /// CPU-side chunk data, handed to the servers once and then dropped (rebuilt from the surface
@@ -62,8 +66,9 @@ pub enum Poll {
 
 /// What a job prepares from.
 pub enum Source {
-    /// Generate from a recipe, reusing and filling the development cache when one is given.
-    Recipe(Box<Recipe>, Option<DevCache>),
+    /// Generate from a recipe, reusing and filling the development cache when one is given;
+    /// mask images resolve through the loader.
+    Recipe(Box<Recipe>, Option<DevCache>, Option<MaskLoader>),
     /// A cooked payload: only meshes and collision are built, no node is evaluated.
     Cooked(Arc<PreparedTerrain>),
 }
@@ -85,7 +90,9 @@ impl GenerationJob {
         let (c, p) = (cancel.clone(), progress.clone());
         std::thread::spawn(move || {
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &source {
-                Source::Recipe(recipe, dev) => prepare(recipe, dev.as_ref(), &cache, &p, &c),
+                Source::Recipe(recipe, dev, masks) => {
+                    prepare(recipe, dev.as_ref(), masks.clone(), &cache, &p, &c)
+                }
                 Source::Cooked(cooked) => Ok(build(cooked.as_ref().clone(), "cooked payload", &p)),
             }));
             let result = match run {
@@ -143,6 +150,7 @@ impl GenerationJob {
 fn prepare(
     recipe: &Recipe,
     dev: Option<&DevCache>,
+    masks: Option<MaskLoader>,
     cache: &Mutex<GraphCache>,
     progress: &Mutex<(f32, String, bool)>,
     cancel: &AtomicBool,
@@ -151,37 +159,45 @@ fn prepare(
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         *p = (f, stage.to_string(), true);
     };
-    if let Some(hit) = dev.and_then(|d| {
+    let mut warnings = Vec::new();
+    let (base, origin) = match dev.and_then(|d| {
         report(0.0, "reading the development cache");
         d.load(recipe)
     }) {
-        return Ok(build(hit, "development cache", progress));
-    }
-    let prepared = {
-        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-        ridgeline_core::generate::prepare(
-            recipe,
-            Quality::Final,
-            &mut cache,
-            &|f, s| report(0.8 * f, s),
-            cancel,
-        )
-        .map_err(|e| match e {
-            ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
-            other => other.to_string(),
-        })?
+        Some(hit) => (hit, "development cache"),
+        None => {
+            let base = {
+                let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+                ridgeline_core::generate::prepare_base(
+                    recipe,
+                    Quality::Final,
+                    &mut cache,
+                    &|f, s| report(0.75 * f, s),
+                    cancel,
+                )
+                .map_err(|e| match e {
+                    ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
+                    other => other.to_string(),
+                })?
+            };
+            if cancel.load(Ordering::Relaxed) {
+                return Err("generation cancelled".into());
+            }
+            if let Some(d) = dev {
+                report(0.75, "writing the development cache");
+                if let Err(e) = d.store(recipe, &base) {
+                    warnings.push(format!("Terrain3D: development cache not written: {e}"));
+                }
+            }
+            (base, "generated")
+        }
     };
-    if cancel.load(Ordering::Relaxed) {
-        return Err("generation cancelled".into());
-    }
-    let warning = dev.and_then(|d| {
-        report(0.8, "writing the development cache");
-        d.store(recipe, &prepared)
-            .err()
-            .map(|e| format!("Terrain3D: development cache not written: {e}"))
-    });
-    let mut out = build(prepared, "generated", progress);
-    out.0.warnings.extend(warning);
+    report(0.8, "replaying strokes");
+    let (prepared, session) =
+        ridgeline_core::generate::finish(recipe, base, masks).map_err(|e| e.to_string())?;
+    let mut out = build(prepared, origin, progress);
+    out.0.warnings = warnings;
+    out.0.edits = session.map(|s| Arc::new(Mutex::new(s)));
     Ok(out)
 }
 
@@ -206,6 +222,7 @@ fn build(
         water: Arc::new(prepared.water),
         origin,
         warnings: Vec::new(),
+        edits: None,
     };
     (prepared, chunks)
 }

@@ -527,6 +527,7 @@ impl Terrain3D {
                     Some(doc) => Ok(Source::Recipe(
                         Box::new(doc.recipe().clone()),
                         self.dev_cache(),
+                        Some(self.mask_loader()),
                     )),
                     None => {
                         Err("Terrain3D: the assigned TerrainAsset holds no valid recipe".into())
@@ -534,9 +535,28 @@ impl Terrain3D {
                 }
             }
             (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")
-                .map(|d| Source::Recipe(Box::new(d.recipe().clone()), self.dev_cache()))
+                .map(|d| {
+                    Source::Recipe(
+                        Box::new(d.recipe().clone()),
+                        self.dev_cache(),
+                        Some(self.mask_loader()),
+                    )
+                })
                 .map_err(|e| e.to_string()),
         }
+    }
+
+    /// Brush mask images resolve relative to the asset's folder (the project root for an
+    /// inline recipe).
+    fn mask_loader(&self) -> ridgeline_core::edit::MaskLoader {
+        let res = self
+            .asset
+            .as_ref()
+            .map(|a| a.get_path().get_base_dir())
+            .filter(|p| !p.is_empty())
+            .unwrap_or_else(|| GString::from("res://"));
+        let dir = ProjectSettings::singleton().globalize_path(&res).to_string();
+        ridgeline_core::edit::file_mask_loader(std::path::PathBuf::from(dir))
     }
 
     /// The development cache, when enabled.

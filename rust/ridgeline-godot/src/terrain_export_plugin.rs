@@ -88,19 +88,29 @@ fn cook(disk: &str, shown: &str) -> Result<Vec<u8>, String> {
     let doc = Document::parse(&text, shown).map_err(|e| e.to_string())?;
     let recipe = doc.recipe();
     let dev = DevCache::from_environment();
-    if let Some(hit) = dev.as_ref().and_then(|d| d.load(recipe)) {
-        return Ok(ridgeline_core::formats::payload::encode(&hit));
-    }
-    let prepared = ridgeline_core::generate::prepare(
+    let base = match dev.as_ref().and_then(|d| d.load(recipe)) {
+        Some(hit) => hit,
+        None => {
+            let base = ridgeline_core::generate::prepare_base(
+                recipe,
+                Quality::Final,
+                &mut GraphCache::default(),
+                &|_, _| {},
+                &AtomicBool::new(false),
+            )
+            .map_err(|e| e.to_string())?;
+            if let Some(d) = &dev {
+                let _ = d.store(recipe, &base);
+            }
+            base
+        }
+    };
+    let dir = std::path::Path::new(disk).parent().map(|p| p.to_path_buf()).unwrap_or_default();
+    let (prepared, _) = ridgeline_core::generate::finish(
         recipe,
-        Quality::Final,
-        &mut GraphCache::default(),
-        &|_, _| {},
-        &AtomicBool::new(false),
+        base,
+        Some(ridgeline_core::edit::file_mask_loader(dir)),
     )
     .map_err(|e| e.to_string())?;
-    if let Some(d) = &dev {
-        let _ = d.store(recipe, &prepared);
-    }
     Ok(ridgeline_core::formats::payload::encode(&prepared))
 }

@@ -75,6 +75,13 @@ impl EditSession {
     /// grid).
     pub fn new(recipe: Recipe, base: Heightfield, masks: Option<MaskLoader>) -> Result<Self> {
         let grid = *base.grid();
+        let masks = Some(masks.unwrap_or_else(|| {
+            Arc::new(|reference: &str| {
+                Err(format!(
+                    "no folder to resolve `{reference}` from (use \"circle\" or \"square\", or edit the terrain through its asset file)"
+                ))
+            })
+        }));
         let mut d = Diagnostics::default();
         let biome_names: Vec<String> = recipe.biomes.keys().cloned().collect();
         let parse = |list: List, values: &[Value], d: &mut Diagnostics| -> Vec<Stroke> {

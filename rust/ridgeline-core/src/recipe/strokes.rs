@@ -1,9 +1,9 @@
 //! Layers, biome rules and brush strokes: parsed, validated for shape and references, and
 //! round-tripped. (Replaying strokes and applying rules belong to the editing and biome stages.)
 
-use super::reader::{ObjectReader, index, read_numbers, read_points, show, type_name};
+use super::reader::{ObjectReader, index, read_numbers, show, type_name};
 use crate::error::Diagnostics;
-use crate::nodes::util::{json_number, non_negative, positive, put_f64, within};
+use crate::nodes::util::{json_number, non_negative, put_f64};
 use serde_json::{Map, Value};
 
 /// Layer kinds ("groups"). The generation layer exists exactly once.
@@ -254,32 +254,9 @@ pub(super) fn parse_rules(
     out
 }
 
-/// Stroke operations and the list each may appear in.
-const STROKE_TYPES: [(&str, &str); 10] = [
-    ("raise", "edits"),
-    ("lower", "edits"),
-    ("flatten", "edits"),
-    ("smooth", "edits"),
-    ("set_height", "edits"),
-    ("ramp", "edits"),
-    ("protect", "edits"),
-    ("exclude", "exclusions"),
-    ("erase", "exclusions"),
-    ("region", "regions"),
-];
-
-/// Layer kind a stroke of each list writes to.
-fn stroke_layer_kinds(list: &str, op: &str) -> &'static [&'static str] {
-    match (list, op) {
-        ("regions", _) => &["biomes"],
-        ("exclusions", _) => &["exclusions"],
-        (_, "protect") => &["protection"],
-        _ => &["sculpt"],
-    }
-}
-
-/// Validates the shape of one list of strokes and returns them unchanged (canonical order is
-/// the stored order; keys are sorted on save).
+/// Validates one list of strokes (through the editing core's parser, the single definition of
+/// the stroke shape) and returns them unchanged: canonical order is the stored order; keys are
+/// sorted on save. Mask references and protection grids are checked when a terrain is edited.
 pub(super) fn parse_strokes(
     v: &Value,
     path: &str,
@@ -288,6 +265,7 @@ pub(super) fn parse_strokes(
     layers: &[Layer],
     d: &mut Diagnostics,
 ) -> Vec<Value> {
+    use crate::edit::stroke::{List, ParseContext, Stroke};
     let Some(arr) = v.as_array() else {
         d.push(
             path,
@@ -295,106 +273,19 @@ pub(super) fn parse_strokes(
         );
         return Vec::new();
     };
+    let list = match list {
+        "edits" => List::Edits,
+        "exclusions" => List::Exclusions,
+        _ => List::Regions,
+    };
+    let ctx = ParseContext {
+        layers,
+        has_biome,
+        grid: None,
+        masks: None,
+    };
     for (i, sv) in arr.iter().enumerate() {
-        let p = index(path, i);
-        let mut r = ObjectReader::new(&p, sv, d);
-        let op = r.opt_str(d, "type").unwrap_or_default();
-        let allowed: Vec<&str> = STROKE_TYPES
-            .iter()
-            .filter(|(_, l)| *l == list)
-            .map(|(t, _)| *t)
-            .collect();
-        if !allowed.contains(&op.as_str()) {
-            d.push(
-                r.at("type"),
-                format!(
-                    "must be one of {} in `{list}`, got \"{op}\"",
-                    allowed.join(", ")
-                ),
-            );
-        }
-        if let Some(layer) = r.opt_str(d, "layer") {
-            let kinds = stroke_layer_kinds(list, &op);
-            if !layers
-                .iter()
-                .any(|l| l.id == layer && kinds.contains(&l.kind.as_str()))
-            {
-                d.push(
-                    r.at("layer"),
-                    format!("names `{layer}`, which is not a {} layer", kinds.join("/")),
-                );
-            }
-        }
-        let has_points = r.has("points");
-        let has_center = r.has("center");
-        if op == "ramp" {
-            for key in ["from", "to"] {
-                match r.raw(key) {
-                    Some(pv) => {
-                        read_numbers::<3>(&r.at(key), pv, d);
-                    }
-                    None => d.push(r.at(key), "is required for a ramp: [x, z, height]"),
-                }
-            }
-        } else if has_points == has_center {
-            d.push(
-                &p,
-                "needs exactly one of `points` (a list of [x, z]) or `center` ([x, z])",
-            );
-        }
-        if let Some(pv) = r.raw("points") {
-            read_points(&r.at("points"), pv, 1, d);
-        }
-        if let Some(cv) = r.raw("center") {
-            read_numbers::<2>(&r.at("center"), cv, d);
-        }
-        if r.has("radius") || op != "ramp" {
-            let radius = r.f64(d, "radius", f64::NAN, positive);
-            if radius.is_nan() {
-                d.push(
-                    r.at("radius"),
-                    "is required: the brush radius in world units (> 0)",
-                );
-            }
-        }
-        r.f64(d, "strength", 1.0, within(0.0, 1.0));
-        r.f64(d, "falloff", 0.5, within(0.0, 1.0));
-        for key in ["slope_min", "slope_max"] {
-            r.f64(d, key, 0.0, within(0.0, 90.0));
-        }
-        let _ = r.opt_str(d, "mask");
-        match op.as_str() {
-            "raise" | "lower" => {
-                r.f64(d, "amount", 1.0, non_negative);
-            }
-            "flatten" | "set_height" => {
-                if !r.has("target_height") {
-                    d.push(r.at("target_height"), format!("is required for {op}"));
-                }
-                r.f64(d, "target_height", 0.0, |_| None);
-            }
-            "protect" => match r.raw("heights") {
-                Some(Value::Array(_)) => {}
-                Some(other) => d.push(
-                    r.at("heights"),
-                    format!("must be an array of heights, got {}", type_name(other)),
-                ),
-                None => d.push(
-                    r.at("heights"),
-                    "is required: the protected height snapshot",
-                ),
-            },
-            "region" => match r.opt_str(d, "biome") {
-                Some(b) if has_biome(&b) => {}
-                Some(b) => d.push(
-                    r.at("biome"),
-                    format!("names biome `{b}`, which `biomes` does not define"),
-                ),
-                None => d.push(r.at("biome"), "is required: the biome this region paints"),
-            },
-            _ => {}
-        }
-        r.finish(d);
+        Stroke::parse(sv, &index(path, i), list, &ctx, d);
     }
     arr.clone()
 }
