@@ -14,6 +14,7 @@ use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::sync::{Arc, Mutex};
 
 /// Everything the node needs to show and query a terrain.
+#[derive(Clone)]
 pub struct Prepared {
     /// The surface.
     pub field: Arc<ridgeline_core::Heightfield>,

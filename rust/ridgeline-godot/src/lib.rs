@@ -14,6 +14,7 @@ use std::cell::RefCell;
 mod chunk_resources;
 mod generation_job;
 mod ridgeline_editor_plugin;
+mod stroke_input;
 mod terrain3d;
 mod terrain_asset;
 mod terrain_asset_loader;

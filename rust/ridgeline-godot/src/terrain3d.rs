@@ -145,6 +145,99 @@ impl Terrain3D {
     #[signal]
     fn generation_finished(ok: bool, message: GString);
 
+    /// Emitted after a stroke, undo, redo or layer toggle, once the meshes and collision of the
+    /// touched chunks are rebuilt (only those). `region` is the touched sample rectangle
+    /// (terrain-local sample indices: position = first sample, size = sample counts).
+    #[signal]
+    fn surface_changed(region: Rect2i);
+
+    /// Applies a brush stroke (the recipe's stroke JSON shape as a Dictionary; `Vector2`/
+    /// `Vector3` and packed arrays are accepted for points and ends). Positions are
+    /// terrain-local. Only the stroke's footprint is recomputed and only touched chunks are
+    /// rebuilt; [signal surface_changed] follows. In the editor the stroke is also written into
+    /// the asset's recipe (save the asset to keep it); in a game it changes the loaded terrain.
+    /// Returns false and reports a located error (`stroke.radius: must be > 0, …`) when the
+    /// stroke is invalid; nothing changes then.
+    #[func]
+    pub fn apply_stroke(&mut self, stroke: VarDictionary) -> bool {
+        let value = match crate::stroke_input::to_json(&stroke.to_variant(), "stroke") {
+            Ok(v) => v,
+            Err(e) => {
+                godot_error!("Terrain3D.apply_stroke: {e}");
+                return false;
+            }
+        };
+        self.edit(|s| s.apply_stroke(&value).map_err(|e| e.to_string()))
+    }
+
+    /// Undoes the last stroke or layer toggle made through this node (restores stored sample
+    /// values; nothing regenerates). Returns false when there is nothing to undo.
+    #[func]
+    pub fn undo_stroke(&mut self) -> bool {
+        self.edit(|s| s.undo().ok_or_else(String::new))
+    }
+
+    /// Redoes the last undone edit. Returns false when there is nothing to redo.
+    #[func]
+    pub fn redo_stroke(&mut self) -> bool {
+        self.edit(|s| s.redo().ok_or_else(String::new))
+    }
+
+    /// Enables or disables a layer; its strokes stay stored (undoable like a stroke).
+    #[func]
+    pub fn set_layer_enabled(&mut self, layer_id: GString, enabled: bool) -> bool {
+        let id = layer_id.to_string();
+        self.edit(|s| s.set_layer_enabled(&id, enabled).map_err(|e| e.to_string()))
+    }
+
+    /// The layers in evaluation order: Dictionaries with `id`, `name`, `kind` (generation,
+    /// biomes, sculpt, protection, exclusions), `enabled` and `strokes` (how many strokes
+    /// target it).
+    #[func]
+    pub fn get_layers(&mut self) -> Array<VarDictionary> {
+        let mut out = Array::new();
+        let Ok(session) = self.session() else {
+            return out;
+        };
+        let s = session.lock().unwrap_or_else(|e| e.into_inner());
+        for l in s.layers() {
+            let mut d = VarDictionary::new();
+            d.set("id", l.id.as_str());
+            d.set("name", l.name.as_str());
+            d.set("kind", l.kind.as_str());
+            d.set("enabled", l.enabled);
+            d.set("strokes", s.strokes_in_layer(&l.id) as i64);
+            out.push(&d);
+        }
+        out
+    }
+
+    /// True when [method undo_stroke] has something to undo.
+    #[func]
+    pub fn can_undo_stroke(&self) -> bool {
+        self.prepared
+            .as_ref()
+            .and_then(|p| p.edits.as_ref())
+            .is_some_and(|s| s.lock().unwrap_or_else(|e| e.into_inner()).can_undo())
+    }
+
+    /// Exclusion weight (0–1) painted at `world_position`; 0 where nothing is painted or outside.
+    #[func]
+    pub fn get_exclusion(&self, world_position: Vector3) -> f32 {
+        let (Some(p), Some(s)) = (&self.prepared, self.prepared.as_ref().and_then(|p| p.edits.as_ref())) else {
+            return 0.0;
+        };
+        let local = self.base().get_global_transform().affine_inverse() * world_position;
+        let grid = p.field.grid();
+        match grid.locate(local.x, local.z) {
+            Some((ix, iz, u, v)) => {
+                let (x, z) = (ix + usize::from(u >= 0.5), iz + usize::from(v >= 0.5));
+                s.lock().unwrap_or_else(|e| e.into_inner()).exclusion()[grid.index(x, z)]
+            }
+            None => 0.0,
+        }
+    }
+
     /// Sets the asset and regenerates (inside the tree).
     #[func]
     pub fn set_asset(&mut self, asset: Option<Gd<TerrainAsset>>) {
@@ -379,11 +472,16 @@ impl Terrain3D {
             return StringName::default();
         };
         let local = self.base().get_global_transform().affine_inverse() * world_position;
-        if p.field.height_at(local.x, local.z).is_some() {
-            StringName::from(p.default_biome.as_str())
-        } else {
-            StringName::default()
+        if p.field.height_at(local.x, local.z).is_none() {
+            return StringName::default();
         }
+        if let Some(s) = &p.edits {
+            let s = s.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(b) = s.biome_at(local.x, local.z) {
+                return StringName::from(b);
+            }
+        }
+        StringName::from(p.default_biome.as_str())
     }
 
     /// Height of grid sample (x, z) in terrain-local units (NAN outside the grid). For tools and
@@ -557,6 +655,152 @@ impl Terrain3D {
             .unwrap_or_else(|| GString::from("res://"));
         let dir = ProjectSettings::singleton().globalize_path(&res).to_string();
         ridgeline_core::edit::file_mask_loader(std::path::PathBuf::from(dir))
+    }
+
+    /// The edit session, created on first use: from the generation (recipes with strokes), else
+    /// with the current surface as the base (recipes without strokes, cooked payloads).
+    fn session(&mut self) -> Result<Arc<Mutex<ridgeline_core::edit::EditSession>>, String> {
+        let masks = self.mask_loader();
+        let Some(prepared) = self.prepared.as_mut() else {
+            return Err("Terrain3D: nothing to edit before the first generation".into());
+        };
+        if let Some(s) = &prepared.edits {
+            return Ok(s.clone());
+        }
+        let grid = *prepared.field.grid();
+        let recipe = match (&self.asset, self.recipe.is_empty()) {
+            (Some(a), _) if a.bind().document().is_some() => {
+                a.bind().document().map(|d| d.recipe().clone())
+            }
+            (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")
+                .ok()
+                .map(|d| d.recipe().clone()),
+            _ => None,
+        };
+        let recipe = match recipe {
+            Some(r) if r.grid().ok() == Some(grid) => r,
+            _ => {
+                // A cooked payload: a recipe for its grid and biome, runtime strokes only.
+                let [sx, sz] = grid.size();
+                let [cx, cz] = grid.cells();
+                let c = prepared.biome_color;
+                let text = serde_json::json!({
+                    "size": [sx, sz], "resolution": [cx, cz], "chunk_cells": grid.chunk_cells(),
+                    "default_biome": prepared.default_biome,
+                    "biomes": { prepared.default_biome.clone(): { "color": c } },
+                })
+                .to_string();
+                Document::parse(&text, "cooked terrain")
+                    .map_err(|e| e.to_string())?
+                    .recipe()
+                    .clone()
+            }
+        };
+        let mut fresh = recipe;
+        fresh.edits.clear();
+        fresh.exclusions.clear();
+        fresh.regions.clear();
+        let session = ridgeline_core::edit::EditSession::new(
+            fresh,
+            (*prepared.field).clone(),
+            Some(masks),
+        )
+        .map_err(|e| e.to_string())?;
+        let session = Arc::new(Mutex::new(session));
+        Arc::make_mut(prepared).edits = Some(session.clone());
+        Ok(session)
+    }
+
+    /// Runs an edit, publishes what it changed and reports errors. An empty error message
+    /// means "nothing to do" (returns false silently).
+    fn edit(
+        &mut self,
+        f: impl FnOnce(&mut ridgeline_core::edit::EditSession) -> Result<ridgeline_core::edit::Change, String>,
+    ) -> bool {
+        if self.job.is_some() {
+            godot_error!("Terrain3D: wait for the running generation before editing");
+            return false;
+        }
+        let session = match self.session() {
+            Ok(s) => s,
+            Err(e) => {
+                godot_error!("{e}");
+                return false;
+            }
+        };
+        let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
+        let change = match f(&mut s) {
+            Ok(c) => c,
+            Err(e) => {
+                if !e.is_empty() {
+                    godot_error!("Terrain3D: {e}");
+                }
+                return false;
+            }
+        };
+        self.publish(&s, &change);
+        true
+    }
+
+    /// Copies the changed samples into the shown surface, rebuilds the touched chunks' meshes
+    /// and collision, writes the recipe back to the asset in the editor, and signals.
+    fn publish(&mut self, s: &ridgeline_core::edit::EditSession, change: &ridgeline_core::edit::Change) {
+        let Some(prepared) = self.prepared.as_mut() else {
+            return;
+        };
+        let p = Arc::make_mut(prepared);
+        let r = change.heights;
+        if !r.is_empty() {
+            let [w, _] = s.field().grid().samples();
+            let mut values = Vec::with_capacity(r.area());
+            for z in r.z0..r.z1 {
+                values.extend_from_slice(&s.field().heights()[z * w + r.x0..z * w + r.x1]);
+            }
+            let _ = Arc::make_mut(&mut p.field).write_region(r.x0, r.z0, r.x1, r.z1, &values);
+        }
+        let field = p.field.clone();
+        // Chunk data not yet uploaded is stale now; it is rebuilt from the surface on upload.
+        self.pending_chunks = None;
+        let [nx, _] = field.grid().chunks();
+        let built: Vec<_> = change
+            .chunks
+            .iter()
+            .map(|&[cx, cz]| {
+                (
+                    (cz * nx + cx) as usize,
+                    ridgeline_core::mesh::build_chunk(&field, cx, cz),
+                    ridgeline_core::mesh::chunk_collision(&field, cx, cz),
+                )
+            })
+            .collect();
+        for (i, mesh, col) in &built {
+            self.resources.update_chunk(*i, mesh, col);
+        }
+        let [lo, hi] = field.height_range();
+        self.resources.set_height_range(lo, hi);
+        if godot::classes::Engine::singleton().is_editor_hint()
+            && let Some(asset) = &mut self.asset
+        {
+            let mut a = asset.bind_mut();
+            if let Some(doc) = a.document().cloned() {
+                let doc = match doc {
+                    Document::Asset(mut d) => {
+                        d.recipe = s.recipe().clone();
+                        Document::Asset(d)
+                    }
+                    Document::Recipe(_) => Document::Recipe(s.recipe().clone()),
+                };
+                a.set_document(doc);
+                drop(a);
+                asset.emit_changed();
+            }
+        }
+        let t = change.touched;
+        let region = Rect2i::new(
+            Vector2i::new(t.x0 as i32, t.z0 as i32),
+            Vector2i::new(t.width() as i32, t.depth() as i32),
+        );
+        self.emit_deferred("surface_changed", &[region.to_variant()]);
     }
 
     /// The development cache, when enabled.

@@ -167,6 +167,19 @@ impl EditSession {
         &self.recipe.layers
     }
 
+    /// Number of strokes that evaluate in layer `id`.
+    pub fn strokes_in_layer(&self, id: &str) -> usize {
+        [List::Edits, List::Exclusions, List::Regions]
+            .into_iter()
+            .map(|list| {
+                self.list(list)
+                    .iter()
+                    .filter(|s| self.effective_layer(s, list).as_deref() == Some(id))
+                    .count()
+            })
+            .sum()
+    }
+
     /// Number of strokes in each list: edits, exclusions, regions.
     pub fn stroke_counts(&self) -> [usize; 3] {
         [self.edits.len(), self.exclusions.len(), self.painted.len()]

@@ -1,0 +1,145 @@
+extends "res://lib/case.gd"
+## Runtime editing on Terrain3D: strokes, undo/redo, layers, regions, collision follows.
+
+const RECIPE := '{"size": [128, 96], "resolution": [64, 48], "seed": 5, "chunk_cells": 16, "biomes": {"meadow": {"color": [0.3, 0.6, 0.3, 1]}, "sand": {"color": [0.9, 0.8, 0.5, 1]}}, "default_biome": "meadow", "landforms": {"hills": {"base_height": 2, "height_variation": 24, "feature_size": 48, "octaves": 4}}, "default_landform": "hills"}'
+
+
+func _terrain() -> Terrain3D:
+	var terrain := Terrain3D.new()
+	terrain.recipe = RECIPE
+	add_child(terrain)
+	terrain.wait_for_generation()
+	return terrain
+
+
+func _heights(terrain: Terrain3D) -> PackedFloat32Array:
+	var out := PackedFloat32Array()
+	for z in 49:
+		for x in 65:
+			out.append(terrain.get_sample_height(x, z))
+	return out
+
+
+func _mismatches(a: PackedFloat32Array, b: PackedFloat32Array) -> int:
+	if a.size() != b.size():
+		return maxi(a.size(), b.size())
+	var n := 0
+	for i in a.size():
+		if a[i] != b[i]:
+			n += 1
+	return n
+
+
+func test_a_stroke_changes_its_footprint_and_signals_the_region() -> void:
+	var terrain := _terrain()
+	var regions: Array = []
+	terrain.surface_changed.connect(func(r: Rect2i) -> void: regions.append(r))
+	var before := _heights(terrain)
+	var center_before := terrain.get_height(Vector3(40, 0, 30))
+	assert_true(terrain.apply_stroke({"type": "raise", "center": Vector2(40, 30), "radius": 6.0, "amount": 3.0, "falloff": 1.0}), "stroke applied")
+	assert_near(terrain.get_height(Vector3(40, 0, 30)), center_before + 3.0, 1e-4, "raised by the amount at the centre")
+	var after := _heights(terrain)
+	var changed := 0
+	for i in before.size():
+		if before[i] != after[i]:
+			changed += 1
+			var x := i % 65
+			var z := i / 65
+			assert_true(absf(x * 2.0 - 40.0) <= 6.0 and absf(z * 2.0 - 30.0) <= 6.0, "sample (%d, %d) is inside the footprint" % [x, z])
+	assert_true(changed > 0 and changed < 40, "only the footprint changed (%d samples)" % changed)
+	await get_tree().process_frame
+	assert_eq(regions.size(), 1, "one surface_changed")
+	var r: Rect2i = regions[0]
+	assert_true(r.has_point(Vector2i(20, 15)), "the region holds the stamp centre: %s" % r)
+	assert_true(r.size.x <= 10 and r.size.y <= 10, "the region is local: %s" % r)
+
+
+func test_collision_follows_the_edit() -> void:
+	var terrain := _terrain()
+	terrain.apply_stroke({"type": "set_height", "center": [64, 48], "radius": 8.0, "target_height": 40.0, "falloff": 1.0})
+	await get_tree().physics_frame
+	await get_tree().physics_frame
+	var space := terrain.get_world_3d().direct_space_state
+	var hit := space.intersect_ray(PhysicsRayQueryParameters3D.create(Vector3(64, 200, 48), Vector3(64, -200, 48)))
+	assert_false(hit.is_empty(), "the ray hits")
+	assert_near(hit.position.y, 40.0, 0.01, "physics sees the edited surface")
+	assert_near(terrain.get_height(Vector3(64, 0, 48)), 40.0, 1e-4, "queries see it too")
+
+
+func test_undo_and_redo_restore_exactly() -> void:
+	var terrain := _terrain()
+	var h0 := _heights(terrain)
+	terrain.apply_stroke({"type": "smooth", "points": PackedVector2Array([Vector2(20, 20), Vector2(24, 22)]), "radius": 7.0})
+	terrain.apply_stroke({"type": "lower", "center": [22, 20], "radius": 5.0, "amount": 4.0})
+	var h2 := _heights(terrain)
+	assert_true(terrain.can_undo_stroke(), "undo available")
+	assert_true(terrain.undo_stroke(), "undo 1")
+	assert_true(terrain.undo_stroke(), "undo 2")
+	assert_eq(_mismatches(_heights(terrain), h0), 0, "both undone: the generated surface exactly")
+	assert_false(terrain.undo_stroke(), "nothing more to undo")
+	assert_true(terrain.redo_stroke() and terrain.redo_stroke(), "redo both")
+	assert_eq(_mismatches(_heights(terrain), h2), 0, "redone exactly")
+
+
+func test_invalid_strokes_are_rejected_and_change_nothing() -> void:
+	var terrain := _terrain()
+	var h0 := _heights(terrain)
+	assert_false(terrain.apply_stroke({"type": "raise", "center": [10, 10], "radius": -1.0}), "negative radius")
+	assert_false(terrain.apply_stroke({"type": "raise", "center": [10, 10], "radius": NAN}), "NaN radius")
+	assert_false(terrain.apply_stroke({"type": "teleport", "center": [10, 10], "radius": 2.0}), "unknown type")
+	assert_false(terrain.apply_stroke({"type": "raise", "center": [10, 10], "radius": 2.0, "layer": "nope"}), "unknown layer")
+	assert_false(terrain.apply_stroke({"type": "raise", "center": self, "radius": 2.0}), "an object is not a position")
+	assert_eq(_mismatches(_heights(terrain), h0), 0, "nothing changed")
+	assert_false(terrain.can_undo_stroke(), "nothing recorded")
+
+
+func test_layers_toggle_without_losing_strokes() -> void:
+	var terrain := _terrain()
+	var h0 := _heights(terrain)
+	var layers := terrain.get_layers()
+	assert_eq(layers.size(), 5, "five default layers")
+	assert_eq(layers.map(func(l: Dictionary) -> String: return l.id), ["generation", "biomes", "sculpt", "protection", "exclusions"], "default order")
+	terrain.apply_stroke({"type": "raise", "center": [60, 40], "radius": 10.0})
+	var raised := _heights(terrain)
+	assert_true(terrain.set_layer_enabled("sculpt", false), "disable sculpt")
+	assert_eq(_mismatches(_heights(terrain), h0), 0, "disabled layer: the pre-stroke surface exactly")
+	assert_eq(terrain.get_layers()[2].strokes, 1, "the stroke is kept")
+	assert_false(terrain.get_layers()[2].enabled, "reported disabled")
+	terrain.set_layer_enabled("sculpt", true)
+	assert_eq(_mismatches(_heights(terrain), raised), 0, "enabled again")
+	assert_false(terrain.set_layer_enabled("missing", true), "unknown layer id")
+
+
+func test_region_paint_and_exclusions() -> void:
+	var terrain := _terrain()
+	assert_eq(terrain.get_biome(Vector3(30, 0, 30)), &"meadow", "default biome")
+	assert_true(terrain.apply_stroke({"type": "region", "biome": "sand", "center": [30, 30], "radius": 8.0}), "region painted")
+	assert_eq(terrain.get_biome(Vector3(30, 0, 30)), &"sand", "painted region wins")
+	assert_eq(terrain.get_biome(Vector3(100, 0, 80)), &"meadow", "elsewhere the default")
+	assert_true(terrain.apply_stroke({"type": "exclude", "center": [90, 50], "radius": 6.0}), "exclusion painted")
+	assert_near(terrain.get_exclusion(Vector3(90, 0, 50)), 1.0, 1e-6, "excluded at the centre")
+	assert_eq(terrain.get_exclusion(Vector3(10, 0, 10)), 0.0, "not elsewhere")
+
+
+func test_cooked_terrains_take_runtime_strokes() -> void:
+	var terrain := Terrain3D.new()
+	terrain.asset = load("res://fixtures/generated/small.terrain.bin")
+	add_child(terrain)
+	terrain.wait_for_generation()
+	var before := terrain.get_height(Vector3(50, 0, 50))
+	assert_true(terrain.apply_stroke({"type": "lower", "center": [50, 50], "radius": 5.0, "amount": 2.0, "falloff": 1.0}), "crater")
+	assert_near(terrain.get_height(Vector3(50, 0, 50)), before - 2.0, 1e-4, "lowered")
+	assert_true(terrain.undo_stroke(), "undo")
+	assert_eq(terrain.get_height(Vector3(50, 0, 50)), before, "restored")
+
+
+func test_strokes_in_the_recipe_replay_on_generation() -> void:
+	var terrain := _terrain()
+	terrain.apply_stroke({"type": "flatten", "center": [70, 50], "radius": 6.0, "target_height": 12.0, "falloff": 1.0})
+	var edited := _heights(terrain)
+	var with_strokes := Terrain3D.new()
+	with_strokes.recipe = RECIPE.replace('"seed": 5,', '"seed": 5, "edits": [{"type": "flatten", "center": [70, 50], "radius": 6, "target_height": 12, "falloff": 1}],')
+	add_child(with_strokes)
+	assert_true(with_strokes.wait_for_generation(), "generated: %s" % with_strokes.get_last_error())
+	assert_eq(_mismatches(_heights(with_strokes), edited), 0, "a full generation equals the incremental edit")
+	assert_true(with_strokes.undo_stroke() == false, "recipe strokes are not runtime history")
