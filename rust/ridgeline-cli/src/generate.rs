@@ -4,7 +4,6 @@ use crate::QualityArg;
 use crate::files::{load, write_atomic};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ridgeline_core::formats::{HeightImage, png16};
-use ridgeline_core::generate::generate;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::nodes::Quality;
 use ridgeline_core::preview;
@@ -27,7 +26,7 @@ pub fn run(file: &Path, out: &Path, quality: QualityArg) -> Result<(), String> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = std::time::Instant::now();
-    let generated = generate(
+    let generated = ridgeline_core::generate::generate_with_masks(
         recipe,
         quality,
         &mut GraphCache::default(),
@@ -36,6 +35,9 @@ pub fn run(file: &Path, out: &Path, quality: QualityArg) -> Result<(), String> {
             bar.set_message(stage.to_string());
         },
         &AtomicBool::new(false),
+        Some(ridgeline_core::edit::file_mask_loader(
+            file.parent().map(Path::to_path_buf).unwrap_or_default(),
+        )),
     )
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();

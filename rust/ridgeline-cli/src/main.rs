@@ -3,6 +3,7 @@
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error.
 
+mod compact;
 mod cook;
 mod files;
 mod generate;
@@ -78,6 +79,15 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Merge consecutive stamps with identical settings into one stroke entry. Prints what
+    /// would change; `--write` validates that the result generates the same terrain and saves.
+    Compact {
+        /// A `*.terrain.json` asset or a bare recipe JSON.
+        file: PathBuf,
+        /// Validate and rewrite the file.
+        #[arg(long)]
+        write: bool,
+    },
     /// Print the generator version.
     Version,
 }
@@ -92,6 +102,7 @@ fn main() -> ExitCode {
         }
         Command::Generate { file, out, quality } => generate::run(&file, &out, quality),
         Command::Cook { file, out } => cook::run(&file, &out),
+        Command::Compact { file, write } => compact::run(&file, write).map(|r| print!("{r}")),
         Command::Version => {
             println!("{}", ridgeline_core::GENERATOR_VERSION);
             Ok(())

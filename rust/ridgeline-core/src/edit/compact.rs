@@ -71,10 +71,16 @@ pub fn compact(recipe: &Recipe) -> Result<Compaction> {
     Ok(Compaction { before, after, recipe: out })
 }
 
-/// Checks that `a` and `b` give bit-identical heights, exclusion masks and regions on `base`.
-pub fn verify_equivalent(a: &Recipe, b: &Recipe, base: &Heightfield) -> Result<()> {
-    let sa = EditSession::new(a.clone(), base.clone(), None)?;
-    let sb = EditSession::new(b.clone(), base.clone(), None)?;
+/// Checks that `a` and `b` give bit-identical heights, exclusion masks and regions on `base`
+/// (mask images resolve through `masks`).
+pub fn verify_equivalent(
+    a: &Recipe,
+    b: &Recipe,
+    base: &Heightfield,
+    masks: Option<super::MaskLoader>,
+) -> Result<()> {
+    let sa = EditSession::new(a.clone(), base.clone(), masks.clone())?;
+    let sb = EditSession::new(b.clone(), base.clone(), masks)?;
     let same_bits = |x: &[f32], y: &[f32]| x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits());
     if !same_bits(sa.field().heights(), sb.field().heights()) {
         return Err(Error::invalid("compact", "the compacted strokes give different heights; nothing written"));

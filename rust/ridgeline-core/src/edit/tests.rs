@@ -257,7 +257,7 @@ fn compaction_merges_identical_neighbours_and_keeps_results() {
     assert_eq!(c.before, [5, 0, 0]);
     assert_eq!(c.after, [3, 0, 0]);
     assert_eq!(c.recipe.edits[0]["points"].as_array().unwrap().len(), 4, "repeated stamps kept");
-    verify_equivalent(&r, &c.recipe, &base()).unwrap();
+    verify_equivalent(&r, &c.recipe, &base(), None).unwrap();
     assert_eq!(c.recipe.seed, r.seed);
     assert!(compact(&c.recipe).unwrap().unchanged());
 }
