@@ -218,5 +218,29 @@ func _bench_terrain_queries(reps: int) -> void:
 	var orr: float = _median(ours_ray)
 	var pr: float = _median(peer_ray)
 	print("bench godot_raycast ours=%.3f peer=%.3f ratio=%.2f unit=us" % [orr, pr, pr / orr])
+	await _bench_stroke(terrain, reps)
 	terrain.queue_free()
 	await process_frame
+
+
+## stroke_godot_20m: one 20 m brush stamp through apply_stroke on the 1 km terrain, until the
+## touched chunks' meshes and collision are rebuilt (apply_stroke does that before it returns;
+## surface_changed is then queued, and checked to arrive).
+func _bench_stroke(terrain: Terrain3D, reps: int) -> void:
+	var rng := RandomNumberGenerator.new()
+	rng.seed = 21
+	var signals := [0]
+	terrain.surface_changed.connect(func(_r: Rect2i) -> void: signals[0] += 1)
+	var times := []
+	var n := reps * 10
+	for i in n:
+		var stroke := {"type": "raise", "center": [rng.randf_range(50, 970), rng.randf_range(50, 970)], "radius": 10.0, "amount": 0.5}
+		var start := Time.get_ticks_usec()
+		var ok := terrain.apply_stroke(stroke)
+		times.append((Time.get_ticks_usec() - start) / 1000.0)
+		if not ok:
+			push_error("stroke failed")
+	await process_frame
+	if signals[0] != n:
+		push_error("expected %d surface_changed signals, got %d" % [n, signals[0]])
+	print("bench stroke_godot_20m ours=%.3f peer=- ratio=- unit=ms" % _median(times))

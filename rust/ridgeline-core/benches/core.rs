@@ -318,6 +318,89 @@ fn peer_value(peers: &[(String, f64)], id: &str) -> Option<f64> {
     peers.iter().find(|(k, _)| k == id).map(|(_, v)| *v)
 }
 
+/// A 1025² recipe (the conventional pipeline) with `strokes` mixed sculpt strokes, 5–20 m.
+fn stroke_recipe(strokes: usize) -> ridgeline_core::recipe::Recipe {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let types = ["raise", "lower", "smooth", "flatten", "set_height"];
+    let list: Vec<serde_json::Value> = (0..strokes)
+        .map(|i| {
+            let t = types[i % types.len()];
+            let points: Vec<[f32; 2]> = (0..1 + rng.usize(0..4))
+                .map(|_| [rng.f32() * 1024.0, rng.f32() * 1024.0])
+                .collect();
+            serde_json::json!({"type": t, "points": points, "radius": 5.0 + rng.f32() * 15.0,
+                "strength": 0.5, "target_height": 20.0})
+        })
+        .map(|mut v| {
+            let t = v["type"].as_str().unwrap_or_default().to_string();
+            if t != "flatten" && t != "set_height" {
+                v.as_object_mut().map(|m| m.remove("target_height"));
+            }
+            v
+        })
+        .collect();
+    let text = serde_json::json!({"size": [1024, 1024], "resolution": [1024, 1024], "seed": 3,
+        "landforms": {"hills": {"height_variation": 60, "feature_size": 300, "octaves": 6}},
+        "default_landform": "hills", "edits": list})
+    .to_string();
+    ridgeline_core::recipe::Document::parse(&text, "bench")
+        .expect("stroke recipe")
+        .recipe()
+        .clone()
+}
+
+fn bench_strokes(b: &Bench, field: &Heightfield) {
+    use ridgeline_core::edit::EditSession;
+    use ridgeline_core::graph::eval::GraphCache;
+    use ridgeline_core::nodes::Quality;
+    // stroke_stamp_20m: one 20 m (diameter) raise stamp on a 1025² terrain, incremental update
+    // of heights + normals + bounds (+ history record). Peer: replaying the same stroke stack
+    // from the base over the whole grid (what a non-incremental editor does).
+    let empty = stroke_recipe(0);
+    let mut session = EditSession::new(empty.clone(), field.clone(), None).expect("session");
+    let mut rng = fastrand::Rng::with_seed(11);
+    let stamps: Vec<serde_json::Value> = (0..b.reps * 20)
+        .map(|_| {
+            serde_json::json!({"type": "raise", "center": [50.0 + rng.f32() * 900.0, 50.0 + rng.f32() * 900.0],
+                "radius": 10.0, "amount": 0.5})
+        })
+        .collect();
+    let mut times: Vec<f64> = stamps
+        .iter()
+        .map(|v| {
+            let t = Instant::now();
+            let c = session.apply_stroke(v).expect("stamp");
+            let e = t.elapsed().as_secs_f64();
+            assert!(c.heights.area() > 300 && c.heights.area() < 500, "a 20 m stamp touches ~441 samples");
+            e
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let ours = times[times.len() / 2];
+    let mut with_one = empty.clone();
+    with_one.edits.push(stamps[0].clone());
+    let peer = b.median(|| {
+        black_box(EditSession::new(with_one.clone(), field.clone(), None).expect("replay"));
+    });
+    line("stroke_stamp_20m", ours * 1e6, Some(peer * 1e6), "us");
+
+    // regen_with_500_strokes_1025: full generation with 500 strokes minus without.
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let with = stroke_recipe(500);
+    let gen_ms = |r: &ridgeline_core::recipe::Recipe| {
+        b.median(|| {
+            black_box(
+                ridgeline_core::generate::generate(r, Quality::Final, &mut GraphCache::default(), &|_, _| {}, &never)
+                    .expect("generates"),
+            );
+        }) * 1e3
+    };
+    let base_ms = gen_ms(&empty);
+    let with_ms = gen_ms(&with);
+    eprintln!("regen: {with_ms:.1} ms with 500 strokes, {base_ms:.1} ms without");
+    line("regen_with_500_strokes_1025", (with_ms - base_ms).max(0.0), None, "ms");
+}
+
 fn bench_memory() {
     // 1 km² at 1 m: 1000 × 1000 cells, 1001² samples.
     let grid = Grid::new([1000.0, 1000.0], [1000, 1000], 64).expect("grid");
@@ -343,6 +426,7 @@ fn main() {
     bench_raycast(&b, &field);
     bench_chunk_mesh(&b, &field);
     bench_memory();
+    bench_strokes(&b, &field);
     bench_noise(&b, &peers);
     bench_graph_example(&b);
     let single = rayon::ThreadPoolBuilder::new()

@@ -85,6 +85,15 @@ pub fn build_all(field: &Heightfield) -> Vec<ChunkMesh> {
         .collect()
 }
 
+/// Maps `f` over `items` in parallel (order kept): lets callers outside the core (which do not
+/// depend on rayon) rebuild several chunks at once.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+    if items.len() < 2 {
+        return items.iter().map(f).collect();
+    }
+    items.par_iter().map(f).collect()
+}
+
 /// Sample offsets `0, step, 2 step, …, n` (n always included).
 fn level_samples(n: u32, step: u32) -> Vec<u32> {
     let mut v: Vec<u32> = (0..n).step_by(step as usize).collect();

@@ -762,17 +762,14 @@ impl Terrain3D {
         // Chunk data not yet uploaded is stale now; it is rebuilt from the surface on upload.
         self.pending_chunks = None;
         let [nx, _] = field.grid().chunks();
-        let built: Vec<_> = change
-            .chunks
-            .iter()
-            .map(|&[cx, cz]| {
+        // Touched chunks mesh in parallel (pure core work); server updates follow on this thread.
+        let built: Vec<_> = ridgeline_core::mesh::par_map(&change.chunks, |&[cx, cz]| {
                 (
                     (cz * nx + cx) as usize,
                     ridgeline_core::mesh::build_chunk(&field, cx, cz),
                     ridgeline_core::mesh::chunk_collision(&field, cx, cz),
                 )
-            })
-            .collect();
+        });
         for (i, mesh, col) in &built {
             self.resources.update_chunk(*i, mesh, col);
         }

@@ -49,23 +49,35 @@ fn lerp(a: f32, b: f32, t: f32) -> f32 {
     a + (b - a) * t
 }
 
-/// Reads a window snapshot: the 5-point mean and the slope at (x, z), with neighbours clamped
-/// to the window.
+/// A copy of part of a window taken before a stamp writes: the 5-point mean and the slope at
+/// (x, z), with neighbours clamped to the *window* (`bounds`), read from the copied part
+/// (`part`, which holds every in-window neighbour of the samples the stamp writes).
 struct Snapshot<'a> {
-    win: &'a Window,
+    bounds: Rect,
+    part: Rect,
     vals: &'a [f32],
     dx: f32,
     dz: f32,
 }
 
-impl Snapshot<'_> {
+impl<'a> Snapshot<'a> {
+    /// Copies `part` of `win` into `scratch`.
+    fn take(win: &Window, part: Rect, scratch: &'a mut Vec<f32>, dx: f32, dz: f32) -> Self {
+        scratch.clear();
+        for z in part.z0..part.z1 {
+            let i = win.at(part.x0, z);
+            scratch.extend_from_slice(&win.values[i..i + part.width()]);
+        }
+        Snapshot { bounds: win.rect, part, vals: scratch, dx, dz }
+    }
+
     #[inline]
     fn get(&self, x: usize, z: usize) -> f32 {
-        self.vals[self.win.at(x, z)]
+        self.vals[(z - self.part.z0) * self.part.width() + (x - self.part.x0)]
     }
 
     fn mean5(&self, x: usize, z: usize) -> f32 {
-        let r = self.win.rect;
+        let r = self.bounds;
         let mut sum = self.get(x, z);
         let mut n = 1.0f32;
         if x > r.x0 {
@@ -88,7 +100,7 @@ impl Snapshot<'_> {
     }
 
     fn slope_degrees(&self, x: usize, z: usize) -> f32 {
-        let r = self.win.rect;
+        let r = self.bounds;
         let (xa, xb) = (if x > r.x0 { x - 1 } else { x }, if x + 1 < r.x1 { x + 1 } else { x });
         let (za, zb) = (if z > r.z0 { z - 1 } else { z }, if z + 1 < r.z1 { z + 1 } else { z });
         let gx = if xb > xa { (self.get(xb, z) - self.get(xa, z)) / ((xb - xa) as f32 * self.dx) } else { 0.0 };
@@ -118,11 +130,8 @@ pub fn apply_heights(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &m
         if r.is_empty() && !is_protect {
             continue;
         }
-        if needs_snapshot && !r.is_empty() {
-            scratch.clear();
-            scratch.extend_from_slice(&win.values);
-        }
-        let snap = Snapshot { win, vals: scratch, dx, dz };
+        let part = if needs_snapshot { r.grow(1, usize::MAX, usize::MAX).intersect(&win.rect) } else { Rect::EMPTY };
+        let snap = Snapshot::take(win, part, scratch, dx, dz);
         writes.clear();
         for z in scan.z0..scan.z1 {
             for x in scan.x0..scan.x1 {
@@ -190,11 +199,10 @@ fn apply_ramp(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &mut Vec<
         return;
     }
     // Pass 1: move toward the interpolated height (slope read from the pre-stamp surface).
-    scratch.clear();
-    scratch.extend_from_slice(&win.values);
+    let part = r.grow(1, usize::MAX, usize::MAX).intersect(&win.rect);
     let mut writes: Vec<(usize, f32)> = Vec::new();
     {
-        let snap = Snapshot { win, vals: scratch, dx, dz };
+        let snap = Snapshot::take(win, part, scratch, dx, dz);
         for z in r.z0..r.z1 {
             for x in r.x0..r.x1 {
                 let Some((w, target)) = ramp_at(stroke, grid.sample_position(x, z)) else {
@@ -213,9 +221,7 @@ fn apply_ramp(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &mut Vec<
     }
     // Passes 2 and 3: smooth the band's edges (weight 4w(1−w): zero in the core and outside).
     for _ in 0..2 {
-        scratch.clear();
-        scratch.extend_from_slice(&win.values);
-        let snap = Snapshot { win, vals: scratch, dx, dz };
+        let snap = Snapshot::take(win, part, scratch, dx, dz);
         for z in r.z0..r.z1 {
             for x in r.x0..r.x1 {
                 let Some((w, _)) = ramp_at(stroke, grid.sample_position(x, z)) else {
@@ -289,7 +295,6 @@ fn slope_ok(b: &Brush, grid: &Grid, heights: &[f32], x: usize, z: usize) -> bool
     let [w, h] = grid.samples();
     let [dx, dz] = grid.spacing();
     let all = Rect::new(0, 0, w, h);
-    let win = Window { rect: all, values: Vec::new() };
-    let snap = Snapshot { win: &win, vals: heights, dx, dz };
+    let snap = Snapshot { bounds: all, part: all, vals: heights, dx, dz };
     b.slope_pass(snap.slope_degrees(x, z))
 }
