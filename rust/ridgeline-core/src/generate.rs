@@ -104,12 +104,12 @@ pub fn prepare_base(
     bare.exclusions.clear();
     bare.regions.clear();
     let g = generate(&bare, quality, cache, progress, cancel)?;
-    Ok(crate::formats::payload::PreparedTerrain {
-        field: g.heightfield,
-        water: (*g.water).clone(),
-        default_biome: recipe.default_biome.clone(),
-        biome_color: default_biome_color(recipe),
-    })
+    Ok(crate::formats::payload::PreparedTerrain::new(
+        g.heightfield,
+        (*g.water).clone(),
+        recipe.default_biome.clone(),
+        default_biome_color(recipe),
+    ))
 }
 
 /// Replays `recipe`'s strokes on a prepared base. Returns the finished terrain and, when the
@@ -126,8 +126,12 @@ pub fn finish(
         return Ok((base, None));
     }
     let session = crate::edit::EditSession::new(recipe.clone(), base.field.clone(), masks)?;
+    let (exclusion, regions, region_biomes) = session.masks_for_payload();
     let out = crate::formats::payload::PreparedTerrain {
         field: session.field().clone(),
+        exclusion,
+        regions,
+        region_biomes,
         ..base
     };
     Ok((out, Some(session)))

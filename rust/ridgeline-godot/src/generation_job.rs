@@ -28,6 +28,12 @@ pub struct Prepared {
     pub origin: &'static str,
     /// Non-fatal problems to report as warnings (for example a cache that could not be written).
     pub warnings: Vec<String>,
+    /// Painted exclusion (0–1 per sample; empty when none), as generated or cooked.
+    pub exclusion: Arc<[f32]>,
+    /// Painted region ids per sample (empty when none) and their biome names.
+    pub regions: Arc<[u16]>,
+    /// Biome names of region ids (id − 1).
+    pub region_biomes: Arc<[String]>,
     /// The edit session (base, strokes, history) when the recipe has strokes; created on the
     /// first runtime edit otherwise.
     pub edits: Option<Arc<Mutex<EditSession>>>,
@@ -212,15 +218,26 @@ fn build(
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         *p = (f, stage.to_string(), true);
     };
-    let field = prepared.field;
+    let PreparedTerrain {
+        field,
+        water,
+        default_biome,
+        biome_color,
+        exclusion,
+        regions,
+        region_biomes,
+    } = prepared;
     report(0.85, "meshing chunks and collision");
     let chunks = ChunkData::build(&field);
     report(1.0, "done");
     let prepared = Prepared {
         field: Arc::new(field),
-        default_biome: prepared.default_biome,
-        biome_color: prepared.biome_color,
-        water: Arc::new(prepared.water),
+        default_biome,
+        biome_color,
+        water: Arc::new(water),
+        exclusion: exclusion.into(),
+        regions: regions.into(),
+        region_biomes: region_biomes.into(),
         origin,
         warnings: Vec::new(),
         edits: None,

@@ -224,17 +224,17 @@ impl Terrain3D {
     /// Exclusion weight (0–1) painted at `world_position`; 0 where nothing is painted or outside.
     #[func]
     pub fn get_exclusion(&self, world_position: Vector3) -> f32 {
-        let (Some(p), Some(s)) = (&self.prepared, self.prepared.as_ref().and_then(|p| p.edits.as_ref())) else {
+        let Some(p) = &self.prepared else {
             return 0.0;
         };
         let local = self.base().get_global_transform().affine_inverse() * world_position;
-        let grid = p.field.grid();
-        match grid.locate(local.x, local.z) {
-            Some((ix, iz, u, v)) => {
-                let (x, z) = (ix + usize::from(u >= 0.5), iz + usize::from(v >= 0.5));
-                s.lock().unwrap_or_else(|e| e.into_inner()).exclusion()[grid.index(x, z)]
-            }
-            None => 0.0,
+        let Some((x, z)) = nearest_sample(p, local) else {
+            return 0.0;
+        };
+        let i = p.field.grid().index(x, z);
+        match &p.edits {
+            Some(s) => s.lock().unwrap_or_else(|e| e.into_inner()).exclusion()[i],
+            None => p.exclusion.get(i).copied().unwrap_or(0.0),
         }
     }
 
@@ -480,6 +480,12 @@ impl Terrain3D {
             if let Some(b) = s.biome_at(local.x, local.z) {
                 return StringName::from(b);
             }
+        } else if let Some((x, z)) = nearest_sample(p, local)
+            && let Some(&id) = p.regions.get(p.field.grid().index(x, z))
+            && id > 0
+            && let Some(name) = p.region_biomes.get(id as usize - 1)
+        {
+            return StringName::from(name.as_str());
         }
         StringName::from(p.default_biome.as_str())
     }
@@ -545,6 +551,12 @@ impl Terrain3D {
         d.set("total", (surface + meshes + collision + water) as i64);
         d
     }
+}
+
+/// The grid sample nearest to terrain-local `local` (X/Z), if inside.
+fn nearest_sample(p: &Prepared, local: Vector3) -> Option<(usize, usize)> {
+    let (ix, iz, u, v) = p.field.grid().locate(local.x, local.z)?;
+    Some((ix + usize::from(u >= 0.5), iz + usize::from(v >= 0.5)))
 }
 
 thread_local! {
@@ -700,12 +712,13 @@ impl Terrain3D {
         fresh.edits.clear();
         fresh.exclusions.clear();
         fresh.regions.clear();
-        let session = ridgeline_core::edit::EditSession::new(
+        let mut session = ridgeline_core::edit::EditSession::new(
             fresh,
             (*prepared.field).clone(),
             Some(masks),
         )
         .map_err(|e| e.to_string())?;
+        session.set_base_masks(&prepared.exclusion, &prepared.regions, &prepared.region_biomes);
         let session = Arc::new(Mutex::new(session));
         Arc::make_mut(prepared).edits = Some(session.clone());
         Ok(session)

@@ -54,6 +54,9 @@ pub struct Change {
 /// An editable terrain.
 pub struct EditSession {
     recipe: Recipe,
+    /// Exclusion and regions under every stroke (zeros, or a cooked payload's masks).
+    base_exclusion: Vec<f32>,
+    base_regions: Vec<u16>,
     grid: Grid,
     base: Vec<f32>,
     field: Heightfield,
@@ -110,6 +113,8 @@ impl EditSession {
             grid,
             exclusion: vec![0.0; n],
             regions: vec![0; n],
+            base_exclusion: vec![0.0; n],
+            base_regions: vec![0; n],
             biome_names,
             edits,
             exclusions,
@@ -126,6 +131,44 @@ impl EditSession {
         s.field = Heightfield::new(grid, heights.values, Some(s.field.holes().clone()))?;
         s.refresh_masks(all);
         Ok(s)
+    }
+
+    /// Starts the exclusion mask and painted regions from a cooked payload's (runtime strokes
+    /// paint over them). `names` are the payload's region biome names.
+    pub fn set_base_masks(&mut self, exclusion: &[f32], regions: &[u16], names: &[String]) {
+        let n = self.grid.sample_count();
+        if exclusion.len() == n {
+            self.base_exclusion = exclusion.to_vec();
+        }
+        if regions.len() == n {
+            let map: Vec<u16> = names
+                .iter()
+                .map(|name| {
+                    match self.biome_names.iter().position(|b| b == name) {
+                        Some(k) => k as u16 + 1,
+                        None => {
+                            self.biome_names.push(name.clone());
+                            self.biome_names.len() as u16
+                        }
+                    }
+                })
+                .collect();
+            self.base_regions = regions
+                .iter()
+                .map(|&r| if r == 0 { 0 } else { map.get(r as usize - 1).copied().unwrap_or(0) })
+                .collect();
+        }
+        let [w, h] = self.grid.samples();
+        self.refresh_masks(Rect::new(0, 0, w, h));
+    }
+
+    /// Exclusion mask, region ids and their biome names for a cooked payload (empty vectors
+    /// when nothing is excluded or painted).
+    pub fn masks_for_payload(&self) -> (Vec<f32>, Vec<u16>, Vec<String>) {
+        let exclusion = if self.exclusion.iter().any(|&m| m != 0.0) { self.exclusion.clone() } else { Vec::new() };
+        let regions = if self.regions.iter().any(|&r| r != 0) { self.regions.clone() } else { Vec::new() };
+        let names = if regions.is_empty() { Vec::new() } else { self.biome_names.clone() };
+        (exclusion, regions, names)
     }
 
     /// The recipe with every stroke and layer as currently edited.
@@ -406,7 +449,7 @@ impl EditSession {
         }
         let [w, _] = self.grid.samples();
         let heights = self.field.heights();
-        let mut win = Window { rect, values: vec![0.0; rect.area()] };
+        let mut win = Window::copy(&self.base_exclusion, w, rect);
         for i in self.order(List::Exclusions) {
             let s = &self.exclusions[i];
             if s.footprint(&self.grid).intersects(&rect) {
@@ -414,7 +457,10 @@ impl EditSession {
             }
         }
         win.write_to(&mut self.exclusion, w, rect);
-        let mut ids = vec![0u16; rect.area()];
+        let mut ids = Vec::with_capacity(rect.area());
+        for z in rect.z0..rect.z1 {
+            ids.extend_from_slice(&self.base_regions[z * w + rect.x0..z * w + rect.x1]);
+        }
         for i in self.order(List::Regions) {
             let s = &self.painted[i];
             if let Op::Region(b) = &s.op

@@ -14,6 +14,9 @@
 //!   holes          ceil(cells / 8) bytes, bit per cell (row-major)
 //!   water_owner    u16 × samples (0 = dry, else body index + 1)
 //!   water_surface  f32 × samples
+//!   exclusion      f32 × samples   (only when meta.exclusions.mask is true)
+//!   regions        u16 × samples   (only when meta.regions is non-empty: 0 = unpainted, else
+//!                                   index + 1 into meta.regions, the painted biome names)
 //! ```
 //! Anything else — wrong magic, version, generator, length or checksum — is an error that says
 //! which; a game never silently regenerates.
@@ -28,7 +31,7 @@ use serde_json::{Value, json};
 /// Magic bytes.
 pub const MAGIC: &[u8; 8] = b"RDGLTBIN";
 /// Payload format version.
-pub const PAYLOAD_VERSION: u32 = 1;
+pub const PAYLOAD_VERSION: u32 = 2;
 
 /// A prepared terrain: everything a game needs at runtime.
 #[derive(Clone, Debug)]
@@ -41,6 +44,35 @@ pub struct PreparedTerrain {
     pub default_biome: String,
     /// Default biome colour.
     pub biome_color: [f32; 4],
+    /// Exclusion mask (0–1 per sample); empty when nothing is excluded.
+    pub exclusion: Vec<f32>,
+    /// Painted region per sample (0 = none, else index + 1 into `region_biomes`); empty when
+    /// nothing is painted.
+    pub regions: Vec<u16>,
+    /// Biome names the region ids refer to.
+    pub region_biomes: Vec<String>,
+}
+
+impl PreparedTerrain {
+    /// A prepared terrain without exclusions or painted regions.
+    pub fn new(field: Heightfield, water: WaterSet, default_biome: String, biome_color: [f32; 4]) -> Self {
+        Self {
+            field,
+            water,
+            default_biome,
+            biome_color,
+            exclusion: Vec::new(),
+            regions: Vec::new(),
+            region_biomes: Vec::new(),
+        }
+    }
+
+    /// The painted biome at sample (x, z), if any.
+    pub fn painted_biome(&self, x: usize, z: usize) -> Option<&str> {
+        let i = self.field.grid().index(x, z);
+        let id = *self.regions.get(i)?;
+        (id > 0).then(|| self.region_biomes.get(id as usize - 1).map(String::as_str)).flatten()
+    }
 }
 
 /// Encodes a prepared terrain.
@@ -69,7 +101,9 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     let meta = json!({
         "size": grid.size(), "cells": grid.cells(), "chunk_cells": grid.chunk_cells(),
         "default_biome": p.default_biome, "biome_color": p.biome_color,
-        "water": bodies, "exclusions": [], "scatter": [],
+        "water": bodies, "exclusions": { "mask": !p.exclusion.is_empty() },
+        "regions": if p.regions.is_empty() { Vec::new() } else { p.region_biomes.clone() },
+        "scatter": [],
     })
     .to_string();
     let mut body = Vec::new();
@@ -92,6 +126,14 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     }
     for s in &p.water.surface {
         body.extend_from_slice(&s.to_le_bytes());
+    }
+    for m in &p.exclusion {
+        body.extend_from_slice(&m.to_le_bytes());
+    }
+    if !p.regions.is_empty() {
+        for r in &p.regions {
+            body.extend_from_slice(&r.to_le_bytes());
+        }
     }
     let mut out = Vec::with_capacity(body.len() + 64);
     out.extend_from_slice(MAGIC);
@@ -237,6 +279,29 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
+    let exclusion: Vec<f32> = if meta["exclusions"]["mask"].as_bool() == Some(true) {
+        b.take(n * 4, "the exclusion mask")?
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let region_biomes: Vec<String> = meta["regions"]
+        .as_array()
+        .map(|a| a.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect())
+        .unwrap_or_default();
+    let regions: Vec<u16> = if region_biomes.is_empty() {
+        Vec::new()
+    } else {
+        b.take(n * 2, "the painted regions")?
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    };
+    if regions.iter().any(|&r| r as usize > region_biomes.len()) {
+        return Err(bad(source, "corrupt regions: a sample names a biome that does not exist"));
+    }
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }
@@ -320,6 +385,9 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             .unwrap_or("default")
             .to_string(),
         biome_color: arr4(&meta["biome_color"]),
+        exclusion,
+        regions,
+        region_biomes,
     })
 }
 
@@ -350,11 +418,15 @@ mod tests {
             },
             &ground,
         );
+        let n = field.grid().sample_count();
         PreparedTerrain {
             field,
             water,
             default_biome: "meadow".into(),
             biome_color: [0.1, 0.2, 0.3, 1.0],
+            exclusion: (0..n).map(|i| (i % 7) as f32 / 7.0).collect(),
+            regions: (0..n).map(|i| (i % 3) as u16).collect(),
+            region_biomes: vec!["sand".into(), "rock".into()],
         }
     }
 
@@ -370,7 +442,15 @@ mod tests {
         assert_eq!(q.water.bodies[0].id, "lake");
         assert_eq!(q.water.bodies[0].appearance, p.water.bodies[0].appearance);
         assert_eq!(q.default_biome, "meadow");
+        assert_eq!(q.exclusion, p.exclusion);
+        assert_eq!(q.regions, p.regions);
+        assert_eq!(q.painted_biome(2, 0), Some("rock"));
         assert_eq!(encode(&q), bytes, "re-encoding gives the same bytes");
+        let mut plain = p.clone();
+        plain.exclusion.clear();
+        plain.regions.clear();
+        let q = decode(&encode(&plain), "t").unwrap();
+        assert!(q.exclusion.is_empty() && q.regions.is_empty());
     }
 
     #[test]
