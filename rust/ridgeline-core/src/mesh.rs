@@ -10,7 +10,8 @@
 //! no triangles at any level: a coarse cell that covers a hole falls back to the full-detail
 //! triangles of its non-hole cells. Skirts face outwards and are deep enough to cover the crack
 //! between any two levels of neighbouring chunks (twice the largest edge error, plus a margin);
-//! edges on the terrain's outer border have no neighbour and get no skirt.
+//! edges on the terrain's outer border have no neighbour and get no skirt: they get a wall
+//! instead, hanging to below the terrain's lowest point, so the terrain looks solid from outside.
 
 use crate::grid::{ChunkRange, Grid};
 use crate::heightfield::Heightfield;
@@ -36,7 +37,8 @@ pub struct ChunkMesh {
     pub range: ChunkRange,
     /// Terrain-local XZ of the chunk's first sample; positions are relative to it.
     pub origin: [f32; 2],
-    /// Chunk-local vertex positions (grid samples first, then skirt vertices).
+    /// Chunk-local vertex positions (grid samples first, then skirt vertices, then wall
+    /// vertices — top and bottom pairs — on outer-border edges).
     pub positions: Vec<[f32; 3]>,
     /// Smooth vertex normals.
     pub normals: Vec<[f32; 3]>,
@@ -245,6 +247,51 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
             }
         }
     }
+    // Walls: edges on the terrain's outer border hang a curtain down to below the lowest
+    // point of the terrain, so the terrain reads as a solid block from outside and the skirts
+    // between chunks never show through its open sides. Walls follow each level's edge exactly.
+    let [lo, hi] = field.height_range();
+    let wall_base = lo - ((hi - lo) * 0.05).max(2.0 * dx.max(dz));
+    let mut wall_base_index = [0u32; 4];
+    for (e, (samples, outward)) in edges.iter().enumerate() {
+        if has_neighbour[e] {
+            continue;
+        }
+        wall_base_index[e] = positions.len() as u32;
+        for &(x, z) in samples {
+            let i = vid(x, z) as usize;
+            let top = positions[i];
+            positions.push(top);
+            positions.push([top[0], wall_base, top[2]]);
+            for _ in 0..2 {
+                normals.push(*outward);
+                uvs.push(uvs[i]);
+            }
+        }
+    }
+    for lod in &mut lods {
+        for (e, (samples, outward)) in edges.iter().enumerate() {
+            if has_neighbour[e] {
+                continue;
+            }
+            let n = samples.len() as u32 - 1;
+            for pair in level_samples(n, lod.step).windows(2) {
+                let (a, b) = (pair[0], pair[1]);
+                let (xa, za) = samples[a as usize];
+                let (xb, zb) = samples[b as usize];
+                if any_hole && edge_segment_touches_hole(&is_hole, w, d, (xa, za), (xb, zb)) {
+                    continue;
+                }
+                let base = wall_base_index[e];
+                let (ta, ba) = (base + 2 * a, base + 2 * a + 1);
+                let (tb, bb) = (base + 2 * b, base + 2 * b + 1);
+                push_facing(&mut lod.indices, &positions, [ta, tb, ba], *outward);
+                push_facing(&mut lod.indices, &positions, [tb, bb, ba], *outward);
+            }
+        }
+    }
+    let has_wall = has_neighbour.iter().any(|n| !n);
+    let ybottom = if has_wall { wall_base.min(ymin - skirt_depth) } else { ymin - skirt_depth };
     ChunkMesh {
         chunk: [cx, cz],
         range,
@@ -255,7 +302,7 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
         lods,
         skirt_depth,
         aabb: [
-            [0.0, ymin - skirt_depth, 0.0],
+            [0.0, ybottom, 0.0],
             [w as f32 * dx, ymax, d as f32 * dz],
         ],
     }
