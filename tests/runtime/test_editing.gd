@@ -143,3 +143,20 @@ func test_strokes_in_the_recipe_replay_on_generation() -> void:
 	assert_true(with_strokes.wait_for_generation(), "generated: %s" % with_strokes.get_last_error())
 	assert_eq(_mismatches(_heights(with_strokes), edited), 0, "a full generation equals the incremental edit")
 	assert_true(with_strokes.undo_stroke() == false, "recipe strokes are not runtime history")
+
+
+func test_resizing_an_asset_with_edits_asks_keep_or_clear() -> void:
+	var asset := TerrainAsset.new()
+	assert_true(asset.set_source_json('{"size": [64, 64], "resolution": [32, 32], "seed": 2, "edits": [{"type": "raise", "center": [10, 10], "radius": 4}]}'), "source")
+	assert_true(asset.has_strokes(), "has strokes")
+	assert_true(asset.resize(Vector2(128, 128), Vector2i(64, 64), true), "radial edits are kept")
+	assert_eq((JSON.parse_string(asset.get_source_json())["edits"] as Array).size(), 1, "the stroke is still there")
+	assert_false(asset.resize(Vector2(-5, 128), Vector2i(64, 64), true), "a negative size is refused")
+	assert_true(asset.get_source_json().contains("128"), "and the asset is unchanged")
+	var protected := TerrainAsset.new()
+	protected.set_source_json('{"size": [16, 16], "resolution": [4, 4], "seed": 2, "edits": [{"type": "protect", "center": [8, 8], "radius": 2, "falloff": 1, "grid": [4, 4], "heights": [1, 1, 1, 1, 1]}]}')
+	assert_false(protected.resize(Vector2(16, 16), Vector2i(8, 8), true), "protection refuses a new grid")
+	var res: Array = JSON.parse_string(protected.get_source_json())["resolution"]
+	assert_eq(int(res[0]), 4, "unchanged after the refusal")
+	assert_true(protected.resize(Vector2(16, 16), Vector2i(8, 8), false), "clearing is allowed")
+	assert_false(protected.has_strokes(), "the strokes are gone")

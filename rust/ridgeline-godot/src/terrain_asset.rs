@@ -55,6 +55,59 @@ impl TerrainAsset {
             .unwrap_or_default()
     }
 
+    /// True when the recipe holds brush strokes (edits, exclusions or regions).
+    #[func]
+    pub fn has_strokes(&self) -> bool {
+        self.document.as_ref().is_some_and(|d| {
+            let r = d.recipe();
+            !(r.edits.is_empty() && r.exclusions.is_empty() && r.regions.is_empty())
+        })
+    }
+
+    /// Changes the terrain's size (world units) and resolution (cells). With strokes present
+    /// the caller decides: `keep_edits` keeps radial strokes at their terrain-local positions
+    /// (refused while protection snapshots exist — they belong to the original grid), otherwise
+    /// every stroke is cleared. Returns false with a located error, keeping the asset, when the
+    /// change is invalid or refused. Call [method Terrain3D.generate] afterwards.
+    #[func]
+    pub fn resize(&mut self, size: Vector2, resolution: Vector2i, keep_edits: bool) -> bool {
+        use ridgeline_core::edit::compact::{RegridChoice, needs_regrid_decision, resolve_regrid};
+        let Some(doc) = self.document.clone() else {
+            godot_error!("TerrainAsset.resize: the asset holds no recipe");
+            return false;
+        };
+        let old = doc.recipe().clone();
+        let mut new = old.clone();
+        new.size = [size.x as f64, size.y as f64];
+        new.resolution = [resolution.x.max(0) as u32, resolution.y.max(0) as u32];
+        if needs_regrid_decision(&old, &new) {
+            let choice = if keep_edits { RegridChoice::Keep } else { RegridChoice::Clear };
+            if let Err(e) = resolve_regrid(&mut new, choice) {
+                godot_error!("TerrainAsset.resize: {e}");
+                return false;
+            }
+        }
+        let doc = match doc {
+            Document::Asset(mut a) => {
+                a.recipe = new;
+                Document::Asset(a)
+            }
+            Document::Recipe(_) => Document::Recipe(new),
+        };
+        // Validate the whole document as it would load.
+        match Document::parse(&doc.to_canonical_json(), "TerrainAsset.resize") {
+            Ok(valid) => {
+                self.document = Some(valid);
+                self.base_mut().emit_changed();
+                true
+            }
+            Err(e) => {
+                godot_error!("{e}");
+                false
+            }
+        }
+    }
+
     /// The stable asset id (`asset://…`), or an empty string for a bare recipe.
     #[func]
     pub fn get_asset_id(&self) -> GString {
