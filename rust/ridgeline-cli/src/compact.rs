@@ -18,10 +18,7 @@ pub fn run(file: &Path, write: bool) -> Result<String, String> {
     for (k, name) in ["edits", "exclusions", "regions"].iter().enumerate() {
         let (b, a) = (c.before[k], c.after[k]);
         if b != a {
-            report.push_str(&format!(
-                "{name}: {b} entries → {a} (merged {})\n",
-                b - a
-            ));
+            report.push_str(&format!("{name}: {b} entries → {a} (merged {})\n", b - a));
         }
     }
     if c.unchanged() {
@@ -75,14 +72,24 @@ mod tests {
         let file = dir.join("t.terrain.json");
         std::fs::write(&file, DOC).unwrap();
         let preview = run(&file, false).unwrap();
-        assert!(preview.contains("edits: 3 entries → 2 (merged 1)"), "{preview}");
-        assert_eq!(std::fs::read_to_string(&file).unwrap(), DOC, "preview writes nothing");
+        assert!(
+            preview.contains("edits: 3 entries → 2 (merged 1)"),
+            "{preview}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            DOC,
+            "preview writes nothing"
+        );
         let wrote = run(&file, true).unwrap();
         assert!(wrote.contains("validated and wrote"), "{wrote}");
         let text = std::fs::read_to_string(&file).unwrap();
         let doc = Document::parse(&text, "t").unwrap();
         assert_eq!(doc.recipe().edits.len(), 2);
-        assert!(text.contains("\"kept\": true"), "unrelated fields preserved");
+        assert!(
+            text.contains("\"kept\": true"),
+            "unrelated fields preserved"
+        );
         assert!(run(&file, true).unwrap().contains("nothing to compact"));
         std::fs::write(&file, "{ broken").unwrap();
         assert!(run(&file, true).unwrap_err().contains("invalid JSON"));

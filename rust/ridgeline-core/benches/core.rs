@@ -371,7 +371,10 @@ fn bench_strokes(b: &Bench, field: &Heightfield) {
             let t = Instant::now();
             let c = session.apply_stroke(v).expect("stamp");
             let e = t.elapsed().as_secs_f64();
-            assert!(c.heights.area() > 300 && c.heights.area() < 500, "a 20 m stamp touches ~441 samples");
+            assert!(
+                c.heights.area() > 300 && c.heights.area() < 500,
+                "a 20 m stamp touches ~441 samples"
+            );
             e
         })
         .collect();
@@ -390,15 +393,26 @@ fn bench_strokes(b: &Bench, field: &Heightfield) {
     let gen_ms = |r: &ridgeline_core::recipe::Recipe| {
         b.median(|| {
             black_box(
-                ridgeline_core::generate::generate(r, Quality::Final, &mut GraphCache::default(), &|_, _| {}, &never)
-                    .expect("generates"),
+                ridgeline_core::generate::generate(
+                    r,
+                    Quality::Final,
+                    &mut GraphCache::default(),
+                    &|_, _| {},
+                    &never,
+                )
+                .expect("generates"),
             );
         }) * 1e3
     };
     let base_ms = gen_ms(&empty);
     let with_ms = gen_ms(&with);
     eprintln!("regen: {with_ms:.1} ms with 500 strokes, {base_ms:.1} ms without");
-    line("regen_with_500_strokes_1025", (with_ms - base_ms).max(0.0), None, "ms");
+    line(
+        "regen_with_500_strokes_1025",
+        (with_ms - base_ms).max(0.0),
+        None,
+        "ms",
+    );
 }
 
 fn bench_memory() {

@@ -201,7 +201,7 @@ impl Heightfield {
         };
         // Cells touching samples x0..x1 are x0-1 ..= x1-1 (a sample is a corner of up to four).
         let cell_lo = |s: usize| s.saturating_sub(1) as u32;
-        let cell_hi = |s: usize, n: u32| ((s as u32).min(n)).saturating_sub(1).max(0);
+        let cell_hi = |s: usize, n: u32| (s as u32).min(n).saturating_sub(1);
         let (ax, az, bx, bz) = (cell_lo(x0), cell_lo(z0), cell_hi(x1, cx), cell_hi(z1, cz));
         let [bnx, _] = self.blocks();
         let b = BLOCK;
@@ -220,8 +220,16 @@ impl Heightfield {
                 self.chunk_bounds[(czi * nx + cxi) as usize] = range_bounds(r.x0, r.z0, r.x1, r.z1);
             }
         }
-        self.min_height = self.chunk_bounds.iter().map(|b| b[0]).fold(f32::INFINITY, f32::min);
-        self.max_height = self.chunk_bounds.iter().map(|b| b[1]).fold(f32::NEG_INFINITY, f32::max);
+        self.min_height = self
+            .chunk_bounds
+            .iter()
+            .map(|b| b[0])
+            .fold(f32::INFINITY, f32::min);
+        self.max_height = self
+            .chunk_bounds
+            .iter()
+            .map(|b| b[1])
+            .fold(f32::NEG_INFINITY, f32::max);
     }
 
     fn recompute_normals(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
@@ -410,7 +418,9 @@ mod tests {
         for _ in 0..200 {
             let (x0, z0) = (rng.usize(0..51), rng.usize(0..38));
             let (x1, z1) = (rng.usize(x0 + 1..=51), rng.usize(z0 + 1..=38));
-            let values: Vec<f32> = (0..(x1 - x0) * (z1 - z0)).map(|_| rng.f32() * 20.0 - 10.0).collect();
+            let values: Vec<f32> = (0..(x1 - x0) * (z1 - z0))
+                .map(|_| rng.f32() * 20.0 - 10.0)
+                .collect();
             f.write_region(x0, z0, x1, z1, &values).unwrap();
             let fresh = Heightfield::new(g, f.heights().to_vec(), None).unwrap();
             assert_eq!(fresh.block_bounds, f.block_bounds);

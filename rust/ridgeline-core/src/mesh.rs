@@ -291,7 +291,11 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
         }
     }
     let has_wall = has_neighbour.iter().any(|n| !n);
-    let ybottom = if has_wall { wall_base.min(ymin - skirt_depth) } else { ymin - skirt_depth };
+    let ybottom = if has_wall {
+        wall_base.min(ymin - skirt_depth)
+    } else {
+        ymin - skirt_depth
+    };
     ChunkMesh {
         chunk: [cx, cz],
         range,
@@ -301,10 +305,7 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
         uvs,
         lods,
         skirt_depth,
-        aabb: [
-            [0.0, ybottom, 0.0],
-            [w as f32 * dx, ymax, d as f32 * dz],
-        ],
+        aabb: [[0.0, ybottom, 0.0], [w as f32 * dx, ymax, d as f32 * dz]],
     }
 }
 

@@ -272,10 +272,15 @@ fn set_shape_data(shape: Rid, col: &ChunkCollision) {
         ChunkCollision::HeightMap { samples, heights } => {
             let (hmin, hmax) = heights
                 .iter()
-                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| (a.min(h), b.max(h)));
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| {
+                    (a.min(h), b.max(h))
+                });
             data.set("width", *samples as i64);
             data.set("depth", *samples as i64);
-            data.set("heights", &PackedFloat32Array::from(heights.as_slice()).to_variant());
+            data.set(
+                "heights",
+                &PackedFloat32Array::from(heights.as_slice()).to_variant(),
+            );
             data.set("min_height", hmin);
             data.set("max_height", hmax);
         }

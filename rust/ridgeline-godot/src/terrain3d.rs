@@ -665,7 +665,9 @@ impl Terrain3D {
             .map(|a| a.get_path().get_base_dir())
             .filter(|p| !p.is_empty())
             .unwrap_or_else(|| GString::from("res://"));
-        let dir = ProjectSettings::singleton().globalize_path(&res).to_string();
+        let dir = ProjectSettings::singleton()
+            .globalize_path(&res)
+            .to_string();
         ridgeline_core::edit::file_mask_loader(std::path::PathBuf::from(dir))
     }
 
@@ -712,13 +714,14 @@ impl Terrain3D {
         fresh.edits.clear();
         fresh.exclusions.clear();
         fresh.regions.clear();
-        let mut session = ridgeline_core::edit::EditSession::new(
-            fresh,
-            (*prepared.field).clone(),
-            Some(masks),
-        )
-        .map_err(|e| e.to_string())?;
-        session.set_base_masks(&prepared.exclusion, &prepared.regions, &prepared.region_biomes);
+        let mut session =
+            ridgeline_core::edit::EditSession::new(fresh, (*prepared.field).clone(), Some(masks))
+                .map_err(|e| e.to_string())?;
+        session.set_base_masks(
+            &prepared.exclusion,
+            &prepared.regions,
+            &prepared.region_biomes,
+        );
         let session = Arc::new(Mutex::new(session));
         Arc::make_mut(prepared).edits = Some(session.clone());
         Ok(session)
@@ -728,7 +731,9 @@ impl Terrain3D {
     /// means "nothing to do" (returns false silently).
     fn edit(
         &mut self,
-        f: impl FnOnce(&mut ridgeline_core::edit::EditSession) -> Result<ridgeline_core::edit::Change, String>,
+        f: impl FnOnce(
+            &mut ridgeline_core::edit::EditSession,
+        ) -> Result<ridgeline_core::edit::Change, String>,
     ) -> bool {
         if self.job.is_some() {
             godot_error!("Terrain3D: wait for the running generation before editing");
@@ -757,7 +762,11 @@ impl Terrain3D {
 
     /// Copies the changed samples into the shown surface, rebuilds the touched chunks' meshes
     /// and collision, writes the recipe back to the asset in the editor, and signals.
-    fn publish(&mut self, s: &ridgeline_core::edit::EditSession, change: &ridgeline_core::edit::Change) {
+    fn publish(
+        &mut self,
+        s: &ridgeline_core::edit::EditSession,
+        change: &ridgeline_core::edit::Change,
+    ) {
         let Some(prepared) = self.prepared.as_mut() else {
             return;
         };
@@ -777,11 +786,11 @@ impl Terrain3D {
         let [nx, _] = field.grid().chunks();
         // Touched chunks mesh in parallel (pure core work); server updates follow on this thread.
         let built: Vec<_> = ridgeline_core::mesh::par_map(&change.chunks, |&[cx, cz]| {
-                (
-                    (cz * nx + cx) as usize,
-                    ridgeline_core::mesh::build_chunk(&field, cx, cz),
-                    ridgeline_core::mesh::chunk_collision(&field, cx, cz),
-                )
+            (
+                (cz * nx + cx) as usize,
+                ridgeline_core::mesh::build_chunk(&field, cx, cz),
+                ridgeline_core::mesh::chunk_collision(&field, cx, cz),
+            )
         });
         for (i, mesh, col) in &built {
             self.resources.update_chunk(*i, mesh, col);

@@ -81,7 +81,11 @@ impl TerrainAsset {
         new.size = [size.x as f64, size.y as f64];
         new.resolution = [resolution.x.max(0) as u32, resolution.y.max(0) as u32];
         if needs_regrid_decision(&old, &new) {
-            let choice = if keep_edits { RegridChoice::Keep } else { RegridChoice::Clear };
+            let choice = if keep_edits {
+                RegridChoice::Keep
+            } else {
+                RegridChoice::Clear
+            };
             if let Err(e) = resolve_regrid(&mut new, choice) {
                 godot_error!("TerrainAsset.resize: {e}");
                 return false;

@@ -105,7 +105,10 @@ fn cook(disk: &str, shown: &str) -> Result<Vec<u8>, String> {
             base
         }
     };
-    let dir = std::path::Path::new(disk).parent().map(|p| p.to_path_buf()).unwrap_or_default();
+    let dir = std::path::Path::new(disk)
+        .parent()
+        .map(|p| p.to_path_buf())
+        .unwrap_or_default();
     let (prepared, _) = ridgeline_core::generate::finish(
         recipe,
         base,

@@ -34,7 +34,8 @@ impl Window {
         let part = part.intersect(&self.rect);
         for z in part.z0..part.z1 {
             let src = (z - self.rect.z0) * self.rect.width() + (part.x0 - self.rect.x0);
-            all[z * w + part.x0..z * w + part.x1].copy_from_slice(&self.values[src..src + part.width()]);
+            all[z * w + part.x0..z * w + part.x1]
+                .copy_from_slice(&self.values[src..src + part.width()]);
         }
     }
 
@@ -68,7 +69,13 @@ impl<'a> Snapshot<'a> {
             let i = win.at(part.x0, z);
             scratch.extend_from_slice(&win.values[i..i + part.width()]);
         }
-        Snapshot { bounds: win.rect, part, vals: scratch, dx, dz }
+        Snapshot {
+            bounds: win.rect,
+            part,
+            vals: scratch,
+            dx,
+            dz,
+        }
     }
 
     #[inline]
@@ -101,10 +108,24 @@ impl<'a> Snapshot<'a> {
 
     fn slope_degrees(&self, x: usize, z: usize) -> f32 {
         let r = self.bounds;
-        let (xa, xb) = (if x > r.x0 { x - 1 } else { x }, if x + 1 < r.x1 { x + 1 } else { x });
-        let (za, zb) = (if z > r.z0 { z - 1 } else { z }, if z + 1 < r.z1 { z + 1 } else { z });
-        let gx = if xb > xa { (self.get(xb, z) - self.get(xa, z)) / ((xb - xa) as f32 * self.dx) } else { 0.0 };
-        let gz = if zb > za { (self.get(x, zb) - self.get(x, za)) / ((zb - za) as f32 * self.dz) } else { 0.0 };
+        let (xa, xb) = (
+            if x > r.x0 { x - 1 } else { x },
+            if x + 1 < r.x1 { x + 1 } else { x },
+        );
+        let (za, zb) = (
+            if z > r.z0 { z - 1 } else { z },
+            if z + 1 < r.z1 { z + 1 } else { z },
+        );
+        let gx = if xb > xa {
+            (self.get(xb, z) - self.get(xa, z)) / ((xb - xa) as f32 * self.dx)
+        } else {
+            0.0
+        };
+        let gz = if zb > za {
+            (self.get(x, zb) - self.get(x, za)) / ((zb - za) as f32 * self.dz)
+        } else {
+            0.0
+        };
         (gx * gx + gz * gz).sqrt().atan().to_degrees()
     }
 }
@@ -130,7 +151,11 @@ pub fn apply_heights(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &m
         if r.is_empty() && !is_protect {
             continue;
         }
-        let part = if needs_snapshot { r.grow(1, usize::MAX, usize::MAX).intersect(&win.rect) } else { Rect::EMPTY };
+        let part = if needs_snapshot {
+            r.grow(1, usize::MAX, usize::MAX).intersect(&win.rect)
+        } else {
+            Rect::EMPTY
+        };
         let snap = Snapshot::take(win, part, scratch, dx, dz);
         writes.clear();
         for z in scan.z0..scan.z1 {
@@ -182,13 +207,17 @@ fn ramp_at(stroke: &Stroke, p: [f32; 2]) -> Option<(f32, f32)> {
     let (bx, bz, bh) = (to[0] as f32, to[1] as f32, to[2] as f32);
     let (ux, uz) = (bx - ax, bz - az);
     let l2 = ux * ux + uz * uz;
-    let t = if l2 > 0.0 { ((p[0] - ax) * ux + (p[1] - az) * uz) / l2 } else { 0.0 };
+    let t = if l2 > 0.0 {
+        ((p[0] - ax) * ux + (p[1] - az) * uz) / l2
+    } else {
+        0.0
+    };
     if !(0.0..=1.0).contains(&t) {
         return None;
     }
     let (qx, qz) = (ax + ux * t, az + uz * t);
     let fade = stroke.brush.fade(p[0] - qx, p[1] - qz);
-    (fade > 0.0).then(|| (stroke.brush.strength * fade, ah + (bh - ah) * t))
+    (fade > 0.0).then_some((stroke.brush.strength * fade, ah + (bh - ah) * t))
 }
 
 fn apply_ramp(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &mut Vec<f32>) {
@@ -269,7 +298,14 @@ pub fn apply_exclusion(stroke: &Stroke, grid: &Grid, win: &mut Window, heights: 
 
 /// Paints a region stroke's biome id into a window of per-sample ids: a sample takes the id
 /// where its brush weight reaches `max(1 − strength, 0.05)` (crisp regions, no blending).
-pub fn apply_region(stroke: &Stroke, grid: &Grid, rect: Rect, ids: &mut [u16], id: u16, heights: &[f32]) {
+pub fn apply_region(
+    stroke: &Stroke,
+    grid: &Grid,
+    rect: Rect,
+    ids: &mut [u16],
+    id: u16,
+    heights: &[f32],
+) {
     let b = &stroke.brush;
     let threshold = (1.0 - b.strength).max(0.05);
     for c in stroke.stamps() {
@@ -295,6 +331,12 @@ fn slope_ok(b: &Brush, grid: &Grid, heights: &[f32], x: usize, z: usize) -> bool
     let [w, h] = grid.samples();
     let [dx, dz] = grid.spacing();
     let all = Rect::new(0, 0, w, h);
-    let snap = Snapshot { bounds: all, part: all, vals: heights, dx, dz };
+    let snap = Snapshot {
+        bounds: all,
+        part: all,
+        vals: heights,
+        dx,
+        dz,
+    };
     b.slope_pass(snap.slope_degrees(x, z))
 }

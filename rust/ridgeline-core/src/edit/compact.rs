@@ -32,7 +32,10 @@ pub fn compact(recipe: &Recipe) -> Result<Compaction> {
     let mut out = recipe.clone();
     let mut before = [0; 3];
     let mut after = [0; 3];
-    for (k, list) in [List::Edits, List::Exclusions, List::Regions].into_iter().enumerate() {
+    for (k, list) in [List::Edits, List::Exclusions, List::Regions]
+        .into_iter()
+        .enumerate()
+    {
         let values = match list {
             List::Edits => &recipe.edits,
             List::Exclusions => &recipe.exclusions,
@@ -40,11 +43,24 @@ pub fn compact(recipe: &Recipe) -> Result<Compaction> {
         };
         let mut d = Diagnostics::default();
         let has_biome = |_: &str| true;
-        let ctx = ParseContext { layers: &recipe.layers, has_biome: &has_biome, grid: None, masks: None };
+        let ctx = ParseContext {
+            layers: &recipe.layers,
+            has_biome: &has_biome,
+            grid: None,
+            masks: None,
+        };
         let strokes: Vec<Stroke> = values
             .iter()
             .enumerate()
-            .filter_map(|(i, v)| Stroke::parse(v, &format!("recipe.{}[{i}]", list.key()), list, &ctx, &mut d))
+            .filter_map(|(i, v)| {
+                Stroke::parse(
+                    v,
+                    &format!("recipe.{}[{i}]", list.key()),
+                    list,
+                    &ctx,
+                    &mut d,
+                )
+            })
             .collect();
         d.into_result()?;
         let mut merged: Vec<Stroke> = Vec::new();
@@ -68,7 +84,11 @@ pub fn compact(recipe: &Recipe) -> Result<Compaction> {
             }
         }
     }
-    Ok(Compaction { before, after, recipe: out })
+    Ok(Compaction {
+        before,
+        after,
+        recipe: out,
+    })
 }
 
 /// Checks that `a` and `b` give bit-identical heights, exclusion masks and regions on `base`
@@ -83,16 +103,25 @@ pub fn verify_equivalent(
     let sb = EditSession::new(b.clone(), base.clone(), masks)?;
     let same_bits = |x: &[f32], y: &[f32]| x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits());
     if !same_bits(sa.field().heights(), sb.field().heights()) {
-        return Err(Error::invalid("compact", "the compacted strokes give different heights; nothing written"));
+        return Err(Error::invalid(
+            "compact",
+            "the compacted strokes give different heights; nothing written",
+        ));
     }
     if !same_bits(sa.exclusion(), sb.exclusion()) {
-        return Err(Error::invalid("compact", "the compacted strokes give a different exclusion mask; nothing written"));
+        return Err(Error::invalid(
+            "compact",
+            "the compacted strokes give a different exclusion mask; nothing written",
+        ));
     }
     let [w, h] = base.grid().samples();
     for z in 0..h {
         for x in 0..w {
             if sa.painted_biome(x, z) != sb.painted_biome(x, z) {
-                return Err(Error::invalid("compact", "the compacted strokes paint different regions; nothing written"));
+                return Err(Error::invalid(
+                    "compact",
+                    "the compacted strokes paint different regions; nothing written",
+                ));
             }
         }
     }
@@ -112,7 +141,9 @@ pub enum RegridChoice {
 /// True when going from `old` to `new` changes the grid while strokes exist: the caller must
 /// ask the user to keep or clear them — edits are never dropped silently.
 pub fn needs_regrid_decision(old: &Recipe, new: &Recipe) -> bool {
-    let grid_changed = old.size != new.size || old.resolution != new.resolution || old.chunk_cells != new.chunk_cells;
+    let grid_changed = old.size != new.size
+        || old.resolution != new.resolution
+        || old.chunk_cells != new.chunk_cells;
     let has = |r: &Recipe| !(r.edits.is_empty() && r.exclusions.is_empty() && r.regions.is_empty());
     grid_changed && has(old)
 }

@@ -33,7 +33,10 @@ pub struct Packed {
 impl Packed {
     /// Compresses `values`.
     pub fn pack(values: &[f32]) -> Self {
-        let raw: Vec<u8> = values.iter().flat_map(|v| v.to_bits().to_le_bytes()).collect();
+        let raw: Vec<u8> = values
+            .iter()
+            .flat_map(|v| v.to_bits().to_le_bytes())
+            .collect();
         Self {
             len: values.len(),
             bytes: miniz_oxide::deflate::compress_to_vec(&raw, 1),
@@ -60,7 +63,11 @@ impl Packed {
             .chunks_exact(4)
             .map(|c| f32::from_bits(u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
             .collect();
-        if out.len() == self.len { out } else { Vec::new() }
+        if out.len() == self.len {
+            out
+        } else {
+            Vec::new()
+        }
     }
 
     /// The values of a delta against `base`.

@@ -26,7 +26,8 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// Loads mask images by reference.
-pub type MaskLoader = Arc<dyn Fn(&str) -> std::result::Result<Arc<MaskImage>, String> + Send + Sync>;
+pub type MaskLoader =
+    Arc<dyn Fn(&str) -> std::result::Result<Arc<MaskImage>, String> + Send + Sync>;
 
 /// Loads mask PNGs relative to `dir` (absolute references are used as they are).
 pub fn file_mask_loader(dir: std::path::PathBuf) -> MaskLoader {
@@ -99,7 +100,9 @@ impl EditSession {
             values
                 .iter()
                 .enumerate()
-                .filter_map(|(i, v)| Stroke::parse(v, &format!("recipe.{}[{i}]", list.key()), list, &ctx, d))
+                .filter_map(|(i, v)| {
+                    Stroke::parse(v, &format!("recipe.{}[{i}]", list.key()), list, &ctx, d)
+                })
                 .collect()
         };
         let edits = parse(List::Edits, &recipe.edits, &mut d);
@@ -143,19 +146,25 @@ impl EditSession {
         if regions.len() == n {
             let map: Vec<u16> = names
                 .iter()
-                .map(|name| {
-                    match self.biome_names.iter().position(|b| b == name) {
+                .map(
+                    |name| match self.biome_names.iter().position(|b| b == name) {
                         Some(k) => k as u16 + 1,
                         None => {
                             self.biome_names.push(name.clone());
                             self.biome_names.len() as u16
                         }
-                    }
-                })
+                    },
+                )
                 .collect();
             self.base_regions = regions
                 .iter()
-                .map(|&r| if r == 0 { 0 } else { map.get(r as usize - 1).copied().unwrap_or(0) })
+                .map(|&r| {
+                    if r == 0 {
+                        0
+                    } else {
+                        map.get(r as usize - 1).copied().unwrap_or(0)
+                    }
+                })
                 .collect();
         }
         let [w, h] = self.grid.samples();
@@ -165,9 +174,21 @@ impl EditSession {
     /// Exclusion mask, region ids and their biome names for a cooked payload (empty vectors
     /// when nothing is excluded or painted).
     pub fn masks_for_payload(&self) -> (Vec<f32>, Vec<u16>, Vec<String>) {
-        let exclusion = if self.exclusion.iter().any(|&m| m != 0.0) { self.exclusion.clone() } else { Vec::new() };
-        let regions = if self.regions.iter().any(|&r| r != 0) { self.regions.clone() } else { Vec::new() };
-        let names = if regions.is_empty() { Vec::new() } else { self.biome_names.clone() };
+        let exclusion = if self.exclusion.iter().any(|&m| m != 0.0) {
+            self.exclusion.clone()
+        } else {
+            Vec::new()
+        };
+        let regions = if self.regions.iter().any(|&r| r != 0) {
+            self.regions.clone()
+        } else {
+            Vec::new()
+        };
+        let names = if regions.is_empty() {
+            Vec::new()
+        } else {
+            self.biome_names.clone()
+        };
         (exclusion, regions, names)
     }
 
@@ -202,7 +223,10 @@ impl EditSession {
     pub fn biome_at(&self, x: f32, z: f32) -> Option<&str> {
         let (ix, iz, u, v) = self.grid.locate(x, z)?;
         let (sx, sz) = (ix + usize::from(u >= 0.5), iz + usize::from(v >= 0.5));
-        Some(self.painted_biome(sx, sz).unwrap_or(&self.recipe.default_biome))
+        Some(
+            self.painted_biome(sx, sz)
+                .unwrap_or(&self.recipe.default_biome),
+        )
     }
 
     /// Layers in order.
@@ -256,14 +280,20 @@ impl EditSession {
     /// Validates `value` (errors are located at `stroke…`), appends it to its list and updates
     /// only what it touches. A `protect` stroke without `heights` snapshots the current surface.
     pub fn apply_stroke(&mut self, value: &Value) -> Result<Change> {
-        let type_id = value.get("type").and_then(Value::as_str).unwrap_or_default();
+        let type_id = value
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let Some(list) = List::of_type(type_id) else {
             return Err(Error::invalid(
                 "stroke.type",
                 format!(
                     "must be one of {}, got {}",
                     super::stroke::STROKE_TYPES.join(", "),
-                    value.get("type").map(crate::recipe::reader::show).unwrap_or_else(|| "nothing".into())
+                    value
+                        .get("type")
+                        .map(crate::recipe::reader::show)
+                        .unwrap_or_else(|| "nothing".into())
                 ),
             ));
         };
@@ -283,7 +313,10 @@ impl EditSession {
     pub fn set_layer_enabled(&mut self, id: &str, enabled: bool) -> Result<Change> {
         let Some(pos) = self.recipe.layers.iter().position(|l| l.id == id) else {
             let ids: Vec<&str> = self.recipe.layers.iter().map(|l| l.id.as_str()).collect();
-            return Err(Error::invalid("layer", format!("no layer `{id}`; layers are {}", ids.join(", "))));
+            return Err(Error::invalid(
+                "layer",
+                format!("no layer `{id}`; layers are {}", ids.join(", ")),
+            ));
         };
         if self.recipe.layers[pos].enabled == enabled {
             return Ok(Change::default());
@@ -304,7 +337,14 @@ impl EditSession {
             .iter()
             .filter(|s| self.effective_layer(s, list).as_deref() == Some(id))
             .fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
-        Ok(self.commit(RecordKind::Layer { id: id.to_string(), enabled }, list, fp))
+        Ok(self.commit(
+            RecordKind::Layer {
+                id: id.to_string(),
+                enabled,
+            },
+            list,
+            fp,
+        ))
     }
 
     /// Undoes the last edit: restores the recipe and the stored before-values (no replay).
@@ -329,7 +369,8 @@ impl EditSession {
 
     fn parse_one(&self, value: &Value, list: List) -> Result<Stroke> {
         let mut d = Diagnostics::default();
-        let has_biome = |b: &str| self.recipe.biomes.contains_key(b) || b == self.recipe.default_biome;
+        let has_biome =
+            |b: &str| self.recipe.biomes.contains_key(b) || b == self.recipe.default_biome;
         let loader = self.masks.as_deref().map(|m| m as &dyn Fn(&str) -> _);
         let ctx = ParseContext {
             layers: &self.recipe.layers,
@@ -352,7 +393,12 @@ impl EditSession {
         obj.insert("heights".into(), Value::Array(Vec::new()));
         let mut d = Diagnostics::default();
         let none = |_: &str| true;
-        let ctx = ParseContext { layers: &self.recipe.layers, has_biome: &none, grid: None, masks: None };
+        let ctx = ParseContext {
+            layers: &self.recipe.layers,
+            has_biome: &none,
+            grid: None,
+            masks: None,
+        };
         let shape = Stroke::parse(value, "stroke", List::Edits, &ctx, &mut d);
         d.into_result()?;
         let shape = shape.ok_or_else(|| Error::invalid("stroke", "invalid stroke"))?;
@@ -415,15 +461,25 @@ impl EditSession {
     /// Indices into `list` in evaluation order (enabled layers only).
     fn order(&self, list: List) -> Vec<usize> {
         let strokes = self.list(list);
-        let layer_of: Vec<Option<String>> = strokes.iter().map(|s| self.effective_layer(s, list)).collect();
+        let layer_of: Vec<Option<String>> = strokes
+            .iter()
+            .map(|s| self.effective_layer(s, list))
+            .collect();
         let kinds: &[&str] = match list {
             List::Edits => &["sculpt", "protection"],
             List::Exclusions => &["exclusions"],
             List::Regions => &["biomes"],
         };
         let mut out = Vec::new();
-        for layer in self.recipe.layers.iter().filter(|l| l.enabled && kinds.contains(&l.kind.as_str())) {
-            out.extend((0..strokes.len()).filter(|&i| layer_of[i].as_deref() == Some(layer.id.as_str())));
+        for layer in self
+            .recipe
+            .layers
+            .iter()
+            .filter(|l| l.enabled && kinds.contains(&l.kind.as_str()))
+        {
+            out.extend(
+                (0..strokes.len()).filter(|&i| layer_of[i].as_deref() == Some(layer.id.as_str())),
+            );
         }
         out
     }
@@ -466,13 +522,18 @@ impl EditSession {
             if let Op::Region(b) = &s.op
                 && s.footprint(&self.grid).intersects(&rect)
             {
-                let id = self.biome_names.iter().position(|n| n == b).map_or(0, |k| k as u16 + 1);
+                let id = self
+                    .biome_names
+                    .iter()
+                    .position(|n| n == b)
+                    .map_or(0, |k| k as u16 + 1);
                 apply_region(s, &self.grid, rect, &mut ids, id, heights);
             }
         }
         for z in rect.z0..rect.z1 {
             let src = (z - rect.z0) * rect.width();
-            self.regions[z * w + rect.x0..z * w + rect.x1].copy_from_slice(&ids[src..src + rect.width()]);
+            self.regions[z * w + rect.x0..z * w + rect.x1]
+                .copy_from_slice(&ids[src..src + rect.width()]);
         }
     }
 
@@ -520,17 +581,26 @@ impl EditSession {
             let win = self.replay_heights(need);
             before_h = Window::copy(self.field.heights(), w, c).values;
             let after = {
-                let mut part = Window { rect: c, values: Vec::with_capacity(c.area()) };
+                let mut part = Window {
+                    rect: c,
+                    values: Vec::with_capacity(c.area()),
+                };
                 for z in c.z0..c.z1 {
                     let src = (z - need.z0) * need.width() + (c.x0 - need.x0);
-                    part.values.extend_from_slice(&win.values[src..src + c.width()]);
+                    part.values
+                        .extend_from_slice(&win.values[src..src + c.width()]);
                 }
                 part.values
             };
             after_h = after;
             let _ = self.field.write_region(c.x0, c.z0, c.x1, c.z1, &after_h);
             heights_rect = c;
-            if self.exclusions.iter().chain(&self.painted).any(|s| s.brush.slope.is_some()) {
+            if self
+                .exclusions
+                .iter()
+                .chain(&self.painted)
+                .any(|s| s.brush.slope.is_some())
+            {
                 mask_rect = c.grow(1, w, h);
             }
         } else if list != List::Edits {
@@ -568,17 +638,30 @@ impl EditSession {
         let r = record.heights;
         if !r.is_empty() {
             let before = record.before_heights.unpack();
-            let values = if after { record.after_heights.unpack_delta(&before) } else { before };
+            let values = if after {
+                record.after_heights.unpack_delta(&before)
+            } else {
+                before
+            };
             let _ = self.field.write_region(r.x0, r.z0, r.x1, r.z1, &values);
         }
         let m = record.masks;
         if !m.is_empty() {
-            let (ex, ids) = if after { &record.after_masks } else { &record.before_masks };
+            let (ex, ids) = if after {
+                &record.after_masks
+            } else {
+                &record.before_masks
+            };
             let ex = ex.unpack();
-            Window { rect: m, values: ex }.write_to(&mut self.exclusion, w, m);
+            Window {
+                rect: m,
+                values: ex,
+            }
+            .write_to(&mut self.exclusion, w, m);
             for z in m.z0..m.z1 {
                 let src = (z - m.z0) * m.width();
-                self.regions[z * w + m.x0..z * w + m.x1].copy_from_slice(&ids[src..src + m.width()]);
+                self.regions[z * w + m.x0..z * w + m.x1]
+                    .copy_from_slice(&ids[src..src + m.width()]);
             }
         }
         self.change(r, m)
@@ -621,13 +704,22 @@ impl EditSession {
             for cz in 0..nz {
                 for cx in 0..nx {
                     let r = self.grid.chunk_cells_range(cx, cz);
-                    let samples = Rect::new(r.x0 as usize, r.z0 as usize, r.x1 as usize + 1, r.z1 as usize + 1);
+                    let samples = Rect::new(
+                        r.x0 as usize,
+                        r.z0 as usize,
+                        r.x1 as usize + 1,
+                        r.z1 as usize + 1,
+                    );
                     if samples.intersects(&touched) {
                         chunks.push([cx, cz]);
                     }
                 }
             }
         }
-        Change { heights, touched, chunks }
+        Change {
+            heights,
+            touched,
+            chunks,
+        }
     }
 }

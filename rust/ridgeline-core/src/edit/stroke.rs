@@ -134,6 +134,9 @@ pub struct Stroke {
     pub center_form: bool,
 }
 
+/// Loads a mask image by reference.
+pub type MaskFn = dyn Fn(&str) -> Result<Arc<MaskImage>, String>;
+
 /// What parsing may check beyond the shape of a stroke.
 pub struct ParseContext<'a> {
     /// The recipe's layers.
@@ -143,7 +146,7 @@ pub struct ParseContext<'a> {
     /// The grid, when known: protection snapshots are checked against it.
     pub grid: Option<Grid>,
     /// Loads a mask image reference; `None` leaves references unchecked (a placeholder mask).
-    pub masks: Option<&'a dyn Fn(&str) -> Result<Arc<MaskImage>, String>>,
+    pub masks: Option<&'a MaskFn>,
 }
 
 /// Largest brush radius (world units) and stamp count per stroke.
@@ -177,7 +180,10 @@ impl Stroke {
     ) -> Option<Stroke> {
         let before = d.0.len();
         if !v.is_object() {
-            d.push(path, format!("must be a stroke object, got {}", type_name(v)));
+            d.push(
+                path,
+                format!("must be a stroke object, got {}", type_name(v)),
+            );
             return None;
         }
         let mut r = ObjectReader::new(path, v, d);
@@ -212,37 +218,51 @@ impl Stroke {
                 "needs exactly one of `points` (a list of [x, z]) or `center` ([x, z])",
             );
         }
-        if let Some(pv) = r.raw("points") {
-            if let Some(p) = read_points(&r.at("points"), pv, 1, d) {
-                if p.len() > MAX_POINTS {
-                    d.push(r.at("points"), format!("at most {MAX_POINTS} stamps per stroke, got {}", p.len()));
-                } else {
-                    points = p;
-                }
+        if let Some(pv) = r.raw("points")
+            && let Some(p) = read_points(&r.at("points"), pv, 1, d)
+        {
+            if p.len() > MAX_POINTS {
+                d.push(
+                    r.at("points"),
+                    format!("at most {MAX_POINTS} stamps per stroke, got {}", p.len()),
+                );
+            } else {
+                points = p;
             }
         }
-        if let Some(cv) = r.raw("center") {
-            if let Some(c) = read_numbers::<2>(&r.at("center"), cv, d) {
-                points = vec![c];
-                center_form = true;
-            }
+        if let Some(cv) = r.raw("center")
+            && let Some(c) = read_numbers::<2>(&r.at("center"), cv, d)
+        {
+            points = vec![c];
+            center_form = true;
         }
         let radius = r.f64(d, "radius", f64::NAN, |x| {
-            positive(x).or_else(|| (x > MAX_RADIUS).then(|| format!("must be ≤ {MAX_RADIUS}, got {x}")))
+            positive(x)
+                .or_else(|| (x > MAX_RADIUS).then(|| format!("must be ≤ {MAX_RADIUS}, got {x}")))
         });
         if radius.is_nan() && !r.has("radius") {
-            d.push(r.at("radius"), "is required: the brush radius in world units (> 0)");
+            d.push(
+                r.at("radius"),
+                "is required: the brush radius in world units (> 0)",
+            );
         }
         let strength = r.f64(d, "strength", 1.0, within(0.0, 1.0));
         let falloff = r.f64(d, "falloff", 0.5, within(0.0, 1.0));
-        let slope_min = r.has("slope_min").then(|| r.f64(d, "slope_min", 0.0, within(0.0, 90.0)));
-        let slope_max = r.has("slope_max").then(|| r.f64(d, "slope_max", 90.0, within(0.0, 90.0)));
+        let slope_min = r
+            .has("slope_min")
+            .then(|| r.f64(d, "slope_min", 0.0, within(0.0, 90.0)));
+        let slope_max = r
+            .has("slope_max")
+            .then(|| r.f64(d, "slope_max", 90.0, within(0.0, 90.0)));
         let slope = match (slope_min, slope_max) {
             (None, None) => None,
             (lo, hi) => {
                 let (lo, hi) = (lo.unwrap_or(0.0), hi.unwrap_or(90.0));
                 if lo > hi {
-                    d.push(r.at("slope_min"), format!("slope_min {lo} is above slope_max {hi}"));
+                    d.push(
+                        r.at("slope_min"),
+                        format!("slope_min {lo} is above slope_max {hi}"),
+                    );
                 }
                 Some([lo as f32, hi as f32])
             }
@@ -252,7 +272,9 @@ impl Stroke {
             Some("square") => Shape::Square,
             Some(reference) => match ctx.masks {
                 Some(load) => match load(reference) {
-                    Ok(img) if img.width > 0 && img.depth > 0 => Shape::Image(reference.to_string(), img),
+                    Ok(img) if img.width > 0 && img.depth > 0 => {
+                        Shape::Image(reference.to_string(), img)
+                    }
                     Ok(_) => {
                         d.push(r.at("mask"), format!("mask `{reference}` is empty"));
                         Shape::Circle
@@ -264,7 +286,11 @@ impl Stroke {
                 },
                 None => Shape::Image(
                     reference.to_string(),
-                    Arc::new(MaskImage { width: 1, depth: 1, values: vec![1.0] }),
+                    Arc::new(MaskImage {
+                        width: 1,
+                        depth: 1,
+                        values: vec![1.0],
+                    }),
                 ),
             },
         };
@@ -278,7 +304,11 @@ impl Stroke {
                 let t = r.f64(d, "target_height", 0.0, |x| {
                     (x.abs() > 1.0e6).then(|| format!("must be within ±1e6, got {x}"))
                 });
-                if type_id == "flatten" { Op::Flatten(t) } else { Op::SetHeight(t) }
+                if type_id == "flatten" {
+                    Op::Flatten(t)
+                } else {
+                    Op::SetHeight(t)
+                }
             }
             "smooth" => Op::Smooth,
             "ramp" => {
@@ -293,19 +323,28 @@ impl Stroke {
                         None => d.push(r.at(key), "is required for a ramp: [x, z, height]"),
                     }
                 }
-                Op::Ramp { from: ends[0], to: ends[1] }
+                Op::Ramp {
+                    from: ends[0],
+                    to: ends[1],
+                }
             }
             "protect" => {
                 let grid = r.numbers::<2>(d, "grid", [f64::NAN; 2]);
                 if grid[0].is_nan() && !r.has("grid") {
-                    d.push(r.at("grid"), "is required: the grid cells [x, z] the snapshot was taken on");
+                    d.push(
+                        r.at("grid"),
+                        "is required: the grid cells [x, z] the snapshot was taken on",
+                    );
                 }
                 let cells = [grid[0].max(0.0) as u32, grid[1].max(0.0) as u32];
                 let mut heights = Vec::new();
                 match r.raw("heights") {
                     Some(Value::Array(items)) => {
                         for (i, h) in items.iter().enumerate() {
-                            match h.as_f64().filter(|x| x.is_finite() && x.abs() <= f32::MAX as f64) {
+                            match h
+                                .as_f64()
+                                .filter(|x| x.is_finite() && x.abs() <= f32::MAX as f64)
+                            {
                                 Some(x) => heights.push(x as f32),
                                 None => {
                                     d.push(
@@ -321,16 +360,25 @@ impl Stroke {
                         r.at("heights"),
                         format!("must be an array of heights, got {}", type_name(other)),
                     ),
-                    None => d.push(r.at("heights"), "is required: the protected height snapshot"),
+                    None => d.push(
+                        r.at("heights"),
+                        "is required: the protected height snapshot",
+                    ),
                 }
-                Op::Protect { grid: cells, heights }
+                Op::Protect {
+                    grid: cells,
+                    heights,
+                }
             }
             "exclude" => Op::Exclude,
             "erase" => Op::Erase,
             "region" => match r.opt_str(d, "biome") {
                 Some(b) => {
                     if !(ctx.has_biome)(&b) {
-                        d.push(r.at("biome"), format!("names biome `{b}`, which `biomes` does not define"));
+                        d.push(
+                            r.at("biome"),
+                            format!("names biome `{b}`, which `biomes` does not define"),
+                        );
                     }
                     Op::Region(b)
                 }
@@ -343,8 +391,15 @@ impl Stroke {
         };
         if let Some(l) = &layer {
             let kinds = layer_kinds(list, &op);
-            if !ctx.layers.iter().any(|x| &x.id == l && kinds.contains(&x.kind.as_str())) {
-                d.push(r.at("layer"), format!("names `{l}`, which is not a {} layer", kinds.join("/")));
+            if !ctx
+                .layers
+                .iter()
+                .any(|x| &x.id == l && kinds.contains(&x.kind.as_str()))
+            {
+                d.push(
+                    r.at("layer"),
+                    format!("names `{l}`, which is not a {} layer", kinds.join("/")),
+                );
             }
         }
         r.finish(d);
@@ -362,7 +417,13 @@ impl Stroke {
             center_form,
         };
         if d.0.len() == before
-            && let (Some(grid), Op::Protect { grid: cells, heights }) = (ctx.grid, &stroke.op)
+            && let (
+                Some(grid),
+                Op::Protect {
+                    grid: cells,
+                    heights,
+                },
+            ) = (ctx.grid, &stroke.op)
         {
             if *cells != grid.cells() {
                 d.push(
@@ -377,7 +438,10 @@ impl Stroke {
                 if need != heights.len() {
                     d.push(
                         format!("{path}.heights"),
-                        format!("the snapshot has {} heights, the stroke covers {need} samples", heights.len()),
+                        format!(
+                            "the snapshot has {} heights, the stroke covers {need} samples",
+                            heights.len()
+                        ),
                     );
                 }
             }
@@ -422,7 +486,10 @@ impl Stroke {
             if self.center_form && self.points.len() == 1 {
                 m.insert("center".into(), pts(&self.points[0]));
             } else {
-                m.insert("points".into(), Value::Array(self.points.iter().map(pts).collect()));
+                m.insert(
+                    "points".into(),
+                    Value::Array(self.points.iter().map(pts).collect()),
+                );
             }
         }
         match &self.op {
@@ -435,11 +502,20 @@ impl Stroke {
                 m.insert("target_height".into(), num(*t));
             }
             Op::Ramp { from, to } => {
-                m.insert("from".into(), Value::Array(from.iter().map(|&x| num(x)).collect()));
-                m.insert("to".into(), Value::Array(to.iter().map(|&x| num(x)).collect()));
+                m.insert(
+                    "from".into(),
+                    Value::Array(from.iter().map(|&x| num(x)).collect()),
+                );
+                m.insert(
+                    "to".into(),
+                    Value::Array(to.iter().map(|&x| num(x)).collect()),
+                );
             }
             Op::Protect { grid, heights } => {
-                m.insert("grid".into(), Value::Array(vec![Value::from(grid[0]), Value::from(grid[1])]));
+                m.insert(
+                    "grid".into(),
+                    Value::Array(vec![Value::from(grid[0]), Value::from(grid[1])]),
+                );
                 m.insert(
                     "heights".into(),
                     Value::Array(heights.iter().map(|&h| f32n(h)).collect()),
@@ -460,7 +536,13 @@ impl Stroke {
 
     /// Samples (conservatively) under one stamp centred at `c`, clipped to the grid.
     pub fn stamp_rect(&self, grid: &Grid, c: [f32; 2]) -> Rect {
-        rect_around(grid, c[0] - self.brush.radius, c[1] - self.brush.radius, c[0] + self.brush.radius, c[1] + self.brush.radius)
+        rect_around(
+            grid,
+            c[0] - self.brush.radius,
+            c[1] - self.brush.radius,
+            c[0] + self.brush.radius,
+            c[1] + self.brush.radius,
+        )
     }
 
     /// Samples under the ramp band, clipped to the grid (ramps only).
@@ -485,7 +567,8 @@ impl Stroke {
         if matches!(self.op, Op::Ramp { .. }) {
             return self.ramp_rect(grid);
         }
-        self.stamps().fold(Rect::EMPTY, |acc, c| acc.union(&self.stamp_rect(grid, c)))
+        self.stamps()
+            .fold(Rect::EMPTY, |acc, c| acc.union(&self.stamp_rect(grid, c)))
     }
 
     /// Rings of neighbouring samples one stamp reads around each sample it writes.
@@ -535,7 +618,14 @@ fn rect_around(grid: &Grid, x0: f32, z0: f32, x1: f32, z1: f32) -> Rect {
     let [w, h] = grid.samples();
     let [ix, iz] = grid.inv_spacing();
     let lo = |v: f32, inv: f32| -> usize { ((v * inv).floor() as i64).max(0) as usize };
-    let hi = |v: f32, inv: f32, n: usize| -> usize { (((v * inv).ceil() as i64) + 1).clamp(0, n as i64) as usize };
-    let r = Rect::new(lo(x0, ix).min(w), lo(z0, iz).min(h), hi(x1, ix, w), hi(z1, iz, h));
+    let hi = |v: f32, inv: f32, n: usize| -> usize {
+        (((v * inv).ceil() as i64) + 1).clamp(0, n as i64) as usize
+    };
+    let r = Rect::new(
+        lo(x0, ix).min(w),
+        lo(z0, iz).min(h),
+        hi(x1, ix, w),
+        hi(z1, iz, h),
+    );
     if r.is_empty() { Rect::EMPTY } else { r }
 }

@@ -1,7 +1,9 @@
 //! Behaviour of the editing core: incremental updates equal full replays, layers, ordering,
 //! undo/redo, compaction and grid changes.
 
-use super::compact::{RegridChoice, compact, needs_regrid_decision, resolve_regrid, verify_equivalent};
+use super::compact::{
+    RegridChoice, compact, needs_regrid_decision, resolve_regrid, verify_equivalent,
+};
 use super::session::EditSession;
 use crate::grid::Grid;
 use crate::heightfield::Heightfield;
@@ -47,17 +49,33 @@ fn full(session: &EditSession) -> EditSession {
 }
 
 fn assert_same(a: &EditSession, b: &EditSession, what: &str) {
-    assert_eq!(bits(a.field().heights()), bits(b.field().heights()), "heights: {what}");
-    assert_eq!(bits(a.exclusion()), bits(b.exclusion()), "exclusion: {what}");
+    assert_eq!(
+        bits(a.field().heights()),
+        bits(b.field().heights()),
+        "heights: {what}"
+    );
+    assert_eq!(
+        bits(a.exclusion()),
+        bits(b.exclusion()),
+        "exclusion: {what}"
+    );
     for z in 0..W {
         for x in 0..W {
-            assert_eq!(a.painted_biome(x, z), b.painted_biome(x, z), "regions at ({x},{z}): {what}");
+            assert_eq!(
+                a.painted_biome(x, z),
+                b.painted_biome(x, z),
+                "regions at ({x},{z}): {what}"
+            );
         }
     }
     let (na, nb) = (a.field(), b.field());
     for z in 0..W {
         for x in 0..W {
-            assert_eq!(na.vertex_normal(x, z), nb.vertex_normal(x, z), "normal ({x},{z}): {what}");
+            assert_eq!(
+                na.vertex_normal(x, z),
+                nb.vertex_normal(x, z),
+                "normal ({x},{z}): {what}"
+            );
         }
     }
 }
@@ -153,13 +171,21 @@ fn stroke_only_changes_its_footprint_and_reports_chunks() {
 #[test]
 fn disabled_layers_restore_the_pre_stroke_surface_exactly() {
     let mut s = EditSession::new(recipe(LAYERS), base(), None).unwrap();
-    s.apply_stroke(&json!({"type": "raise", "center": [20, 20], "radius": 6})).unwrap();
-    let after_first = bits(s.field().heights());
-    s.apply_stroke(&json!({"type": "smooth", "layer": "details", "points": [[22, 20], [24, 21]], "radius": 5}))
+    s.apply_stroke(&json!({"type": "raise", "center": [20, 20], "radius": 6}))
         .unwrap();
-    s.apply_stroke(&json!({"type": "exclude", "center": [22, 22], "radius": 5})).unwrap();
+    let after_first = bits(s.field().heights());
+    s.apply_stroke(
+        &json!({"type": "smooth", "layer": "details", "points": [[22, 20], [24, 21]], "radius": 5}),
+    )
+    .unwrap();
+    s.apply_stroke(&json!({"type": "exclude", "center": [22, 22], "radius": 5}))
+        .unwrap();
     s.set_layer_enabled("details", false).unwrap();
-    assert_eq!(bits(s.field().heights()), after_first, "the details layer's stroke is off");
+    assert_eq!(
+        bits(s.field().heights()),
+        after_first,
+        "the details layer's stroke is off"
+    );
     assert_eq!(s.recipe().edits.len(), 2, "its stroke stays stored");
     assert_same(&s, &full(&s), "toggle off");
     s.set_layer_enabled("exclusions", false).unwrap();
@@ -176,10 +202,19 @@ fn disabled_layers_restore_the_pre_stroke_surface_exactly() {
 fn protection_evaluates_after_sculpt_whatever_the_authoring_order() {
     let mut s = EditSession::new(recipe(""), base(), None).unwrap();
     let h0 = s.field().heights()[30 * W + 30];
-    s.apply_stroke(&json!({"type": "protect", "center": [30, 30], "radius": 3, "falloff": 1})).unwrap();
-    s.apply_stroke(&json!({"type": "raise", "center": [30, 30], "radius": 8, "amount": 5})).unwrap();
-    assert_eq!(s.field().heights()[30 * W + 30], h0, "protected sample keeps its height");
-    assert!(s.field().heights()[30 * W + 36] > base().heights()[30 * W + 36] + 1.0, "outside raised");
+    s.apply_stroke(&json!({"type": "protect", "center": [30, 30], "radius": 3, "falloff": 1}))
+        .unwrap();
+    s.apply_stroke(&json!({"type": "raise", "center": [30, 30], "radius": 8, "amount": 5}))
+        .unwrap();
+    assert_eq!(
+        s.field().heights()[30 * W + 30],
+        h0,
+        "protected sample keeps its height"
+    );
+    assert!(
+        s.field().heights()[30 * W + 36] > base().heights()[30 * W + 36] + 1.0,
+        "outside raised"
+    );
     assert_same(&s, &full(&s), "protect then raise");
 }
 
@@ -195,12 +230,15 @@ fn later_strokes_in_a_stage_paint_over_earlier_ones() {
 fn region_paint_wins_over_the_default_biome() {
     let mut s = EditSession::new(recipe(""), base(), None).unwrap();
     assert_eq!(s.biome_at(10.0, 10.0), Some("meadow"));
-    s.apply_stroke(&json!({"type": "region", "biome": "sand", "center": [10, 10], "radius": 4})).unwrap();
+    s.apply_stroke(&json!({"type": "region", "biome": "sand", "center": [10, 10], "radius": 4}))
+        .unwrap();
     assert_eq!(s.biome_at(10.0, 10.0), Some("sand"));
     assert_eq!(s.biome_at(30.0, 30.0), Some("meadow"));
     s.undo().unwrap();
     assert_eq!(s.biome_at(10.0, 10.0), Some("meadow"));
-    let err = s.apply_stroke(&json!({"type": "region", "biome": "lava", "center": [1, 1], "radius": 2})).unwrap_err();
+    let err = s
+        .apply_stroke(&json!({"type": "region", "biome": "lava", "center": [1, 1], "radius": 2}))
+        .unwrap_err();
     assert!(err.to_string().contains("stroke.biome"), "{err}");
 }
 
@@ -209,14 +247,35 @@ fn invalid_strokes_are_refused_with_located_errors_and_change_nothing() {
     let mut s = EditSession::new(recipe(""), base(), None).unwrap();
     let before = bits(s.field().heights());
     for (v, needle) in [
-        (json!({"type": "raise", "center": [1, 1], "radius": -2}), "stroke.radius"),
+        (
+            json!({"type": "raise", "center": [1, 1], "radius": -2}),
+            "stroke.radius",
+        ),
         (json!({"type": "raise", "center": [1, 1]}), "stroke.radius"),
-        (json!({"type": "explode", "center": [1, 1], "radius": 2}), "stroke.type"),
-        (json!({"type": "raise", "center": [1, "x"], "radius": 2}), "stroke.center"),
-        (json!({"type": "flatten", "center": [1, 1], "radius": 2}), "stroke.target_height"),
-        (json!({"type": "raise", "center": [1, 1], "radius": 2, "strength": 3}), "stroke.strength"),
-        (json!({"type": "raise", "center": [1, 1], "radius": 2, "layer": "exclusions"}), "stroke.layer"),
-        (json!({"type": "raise", "center": [1, 1], "radius": 2, "wobble": 1}), "stroke.wobble"),
+        (
+            json!({"type": "explode", "center": [1, 1], "radius": 2}),
+            "stroke.type",
+        ),
+        (
+            json!({"type": "raise", "center": [1, "x"], "radius": 2}),
+            "stroke.center",
+        ),
+        (
+            json!({"type": "flatten", "center": [1, 1], "radius": 2}),
+            "stroke.target_height",
+        ),
+        (
+            json!({"type": "raise", "center": [1, 1], "radius": 2, "strength": 3}),
+            "stroke.strength",
+        ),
+        (
+            json!({"type": "raise", "center": [1, 1], "radius": 2, "layer": "exclusions"}),
+            "stroke.layer",
+        ),
+        (
+            json!({"type": "raise", "center": [1, 1], "radius": 2, "wobble": 1}),
+            "stroke.wobble",
+        ),
     ] {
         let err = s.apply_stroke(&v).unwrap_err().to_string();
         assert!(err.contains(needle), "{v}: {err}");
@@ -229,7 +288,8 @@ fn invalid_strokes_are_refused_with_located_errors_and_change_nothing() {
 fn undo_redo_restore_recipe_and_surface_together() {
     let mut s = EditSession::new(recipe(""), base(), None).unwrap();
     let h0 = bits(s.field().heights());
-    s.apply_stroke(&json!({"type": "lower", "points": [[5, 5], [7, 6]], "radius": 3})).unwrap();
+    s.apply_stroke(&json!({"type": "lower", "points": [[5, 5], [7, 6]], "radius": 3}))
+        .unwrap();
     let h1 = bits(s.field().heights());
     assert_eq!(s.recipe().edits.len(), 1);
     s.undo().unwrap();
@@ -240,7 +300,8 @@ fn undo_redo_restore_recipe_and_surface_together() {
     assert_eq!(bits(s.field().heights()), h1);
     assert_eq!(s.recipe().edits.len(), 1);
     s.undo().unwrap();
-    s.apply_stroke(&json!({"type": "smooth", "center": [5, 5], "radius": 3})).unwrap();
+    s.apply_stroke(&json!({"type": "smooth", "center": [5, 5], "radius": 3}))
+        .unwrap();
     assert!(!s.can_redo(), "a new stroke clears redo");
 }
 
@@ -256,7 +317,11 @@ fn compaction_merges_identical_neighbours_and_keeps_results() {
     let c = compact(&r).unwrap();
     assert_eq!(c.before, [5, 0, 0]);
     assert_eq!(c.after, [3, 0, 0]);
-    assert_eq!(c.recipe.edits[0]["points"].as_array().unwrap().len(), 4, "repeated stamps kept");
+    assert_eq!(
+        c.recipe.edits[0]["points"].as_array().unwrap().len(),
+        4,
+        "repeated stamps kept"
+    );
     verify_equivalent(&r, &c.recipe, &base(), None).unwrap();
     assert_eq!(c.recipe.seed, r.seed);
     assert!(compact(&c.recipe).unwrap().unchanged());
@@ -265,18 +330,28 @@ fn compaction_merges_identical_neighbours_and_keeps_results() {
 #[test]
 fn grid_changes_with_edits_need_a_decision_and_protection_refuses_a_new_grid() {
     let mut s = EditSession::new(recipe(""), base(), None).unwrap();
-    s.apply_stroke(&json!({"type": "protect", "center": [30, 30], "radius": 3})).unwrap();
+    s.apply_stroke(&json!({"type": "protect", "center": [30, 30], "radius": 3}))
+        .unwrap();
     let old = s.recipe().clone();
     let mut bigger = old.clone();
     bigger.resolution = [128, 128];
     assert!(needs_regrid_decision(&old, &bigger));
-    assert!(!needs_regrid_decision(&recipe(""), &{ let mut r = recipe(""); r.resolution = [32, 32]; r }));
-    let err = resolve_regrid(&mut bigger.clone(), RegridChoice::Keep).unwrap_err().to_string();
+    assert!(!needs_regrid_decision(&recipe(""), &{
+        let mut r = recipe("");
+        r.resolution = [32, 32];
+        r
+    }));
+    let err = resolve_regrid(&mut bigger.clone(), RegridChoice::Keep)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("protection"), "{err}");
     // A protection snapshot replayed on another grid is refused, with its location.
     let grid = Grid::new([64.0, 64.0], [128, 128], 16).unwrap();
     let other = Heightfield::new(grid, vec![0.0; 129 * 129], None).unwrap();
-    let err = EditSession::new(bigger.clone(), other.clone(), None).err().unwrap().to_string();
+    let err = EditSession::new(bigger.clone(), other.clone(), None)
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("recipe.edits[0].grid"), "{err}");
     resolve_regrid(&mut bigger, RegridChoice::Clear).unwrap();
     assert!(bigger.edits.is_empty());
@@ -291,7 +366,12 @@ fn grid_changes_with_edits_need_a_decision_and_protection_refuses_a_new_grid() {
 #[test]
 fn history_records_are_compressed() {
     let mut s = EditSession::new(recipe(""), base(), None).unwrap();
-    s.apply_stroke(&json!({"type": "raise", "center": [32, 32], "radius": 20})).unwrap();
+    s.apply_stroke(&json!({"type": "raise", "center": [32, 32], "radius": 20}))
+        .unwrap();
     // The heights rectangle is 41×41 samples (6.7 KB raw for before + after each).
-    assert!(s.history_bytes() < 2 * 41 * 41 * 4, "{} bytes", s.history_bytes());
+    assert!(
+        s.history_bytes() < 2 * 41 * 41 * 4,
+        "{} bytes",
+        s.history_bytes()
+    );
 }

@@ -55,7 +55,12 @@ pub struct PreparedTerrain {
 
 impl PreparedTerrain {
     /// A prepared terrain without exclusions or painted regions.
-    pub fn new(field: Heightfield, water: WaterSet, default_biome: String, biome_color: [f32; 4]) -> Self {
+    pub fn new(
+        field: Heightfield,
+        water: WaterSet,
+        default_biome: String,
+        biome_color: [f32; 4],
+    ) -> Self {
         Self {
             field,
             water,
@@ -71,7 +76,9 @@ impl PreparedTerrain {
     pub fn painted_biome(&self, x: usize, z: usize) -> Option<&str> {
         let i = self.field.grid().index(x, z);
         let id = *self.regions.get(i)?;
-        (id > 0).then(|| self.region_biomes.get(id as usize - 1).map(String::as_str)).flatten()
+        (id > 0)
+            .then(|| self.region_biomes.get(id as usize - 1).map(String::as_str))
+            .flatten()
     }
 }
 
@@ -289,7 +296,11 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     };
     let region_biomes: Vec<String> = meta["regions"]
         .as_array()
-        .map(|a| a.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect())
+        .map(|a| {
+            a.iter()
+                .map(|v| v.as_str().unwrap_or_default().to_string())
+                .collect()
+        })
         .unwrap_or_default();
     let regions: Vec<u16> = if region_biomes.is_empty() {
         Vec::new()
@@ -300,7 +311,10 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             .collect()
     };
     if regions.iter().any(|&r| r as usize > region_biomes.len()) {
-        return Err(bad(source, "corrupt regions: a sample names a biome that does not exist"));
+        return Err(bad(
+            source,
+            "corrupt regions: a sample names a biome that does not exist",
+        ));
     }
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
