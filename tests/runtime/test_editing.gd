@@ -160,3 +160,18 @@ func test_resizing_an_asset_with_edits_asks_keep_or_clear() -> void:
 	assert_eq(int(res[0]), 4, "unchanged after the refusal")
 	assert_true(protected.resize(Vector2(16, 16), Vector2i(8, 8), false), "clearing is allowed")
 	assert_false(protected.has_strokes(), "the strokes are gone")
+
+
+func test_regenerating_keeps_runtime_strokes() -> void:
+	var terrain := _terrain()
+	var before := terrain.get_height(Vector3(80, 0, 40))
+	terrain.apply_stroke({"type": "raise", "center": [80, 40], "radius": 6.0, "amount": 5.0, "falloff": 1.0})
+	var raised := terrain.get_height(Vector3(80, 0, 40))
+	assert_near(raised, before + 5.0, 1e-4, "raised")
+	assert_true(terrain.generate(), "regenerate")
+	assert_true(terrain.wait_for_generation(), "regenerated")
+	assert_eq(terrain.get_height(Vector3(80, 0, 40)), raised, "the stroke survives regeneration")
+	assert_eq(terrain.get_layers()[2].strokes, 1, "and is still listed")
+	terrain.recipe = RECIPE.replace('"seed": 5', '"seed": 6')
+	terrain.wait_for_generation()
+	assert_eq(terrain.get_layers()[2].strokes, 0, "a new recipe starts from its own strokes")

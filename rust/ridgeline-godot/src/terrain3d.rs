@@ -67,6 +67,8 @@ pub struct Terrain3D {
     prepared: Option<Arc<Prepared>>,
     /// Chunk data from the last generation, until the servers have it.
     pending_chunks: Option<ChunkData>,
+    /// The asset or recipe was replaced since the last generation started.
+    source_replaced: bool,
     resources: ChunkResources,
     water: crate::water_resources::WaterResources,
     job: Option<GenerationJob>,
@@ -89,6 +91,7 @@ impl INode3D for Terrain3D {
             use_generation_cache: true,
             prepared: None,
             pending_chunks: None,
+            source_replaced: false,
             resources: ChunkResources::default(),
             water: crate::water_resources::WaterResources::default(),
             job: None,
@@ -295,13 +298,29 @@ impl Terrain3D {
     /// surface stays.
     #[func]
     pub fn generate(&mut self) -> bool {
-        let source = match self.source() {
+        let mut source = match self.source() {
             Ok(s) => s,
             Err(msg) => {
                 self.fail(&msg);
                 return false;
             }
         };
+        // Regenerating the same source keeps every stroke made since (runtime strokes
+        // included); a new asset or recipe starts from its own strokes.
+        let fresh = std::mem::take(&mut self.source_replaced);
+        if !fresh
+            && let Source::Recipe(recipe, _, _) = &mut source
+            && let Some(session) = self.prepared.as_ref().and_then(|p| p.edits.clone())
+        {
+            let s = session.lock().unwrap_or_else(|e| e.into_inner());
+            let edited = s.recipe();
+            if edited.grid().ok() == recipe.grid().ok() {
+                recipe.edits = edited.edits.clone();
+                recipe.exclusions = edited.exclusions.clone();
+                recipe.regions = edited.regions.clone();
+                recipe.layers = edited.layers.clone();
+            }
+        }
         if let Some(old) = self.job.take() {
             old.cancel();
         }
@@ -836,6 +855,7 @@ impl Terrain3D {
     }
 
     fn source_changed(&mut self) {
+        self.source_replaced = true;
         if self.base().is_inside_tree() {
             self.generate();
         }

@@ -69,6 +69,7 @@ pub fn run(args: &[String]) -> Result<()> {
                             lines.push(line.to_string());
                         } else if line.starts_with("lod primitives:")
                             || line.starts_with("lod accuracy:")
+                            || line.starts_with("stroke rendered:")
                         {
                             eprintln!("{line}");
                         }
