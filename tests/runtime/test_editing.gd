@@ -175,3 +175,30 @@ func test_regenerating_keeps_runtime_strokes() -> void:
 	terrain.recipe = RECIPE.replace('"seed": 5', '"seed": 6')
 	terrain.wait_for_generation()
 	assert_eq(terrain.get_layers()[2].strokes, 0, "a new recipe starts from its own strokes")
+
+
+func test_strokes_save_into_the_asset() -> void:
+	var asset := TerrainAsset.new()
+	asset.set_source_json('{"format_version": 1, "id": "asset://terrain/save-test", "recipe": ' + RECIPE + '}')
+	var terrain := Terrain3D.new()
+	terrain.asset = asset
+	add_child(terrain)
+	terrain.wait_for_generation()
+	assert_false(terrain.save_strokes_to_asset(), "nothing edited yet")
+	terrain.apply_stroke({"type": "smooth", "center": [40, 40], "radius": 5.0})
+	terrain.apply_stroke({"type": "region", "biome": "sand", "center": [60, 40], "radius": 5.0})
+	assert_true(terrain.save_strokes_to_asset(), "written into the asset")
+	assert_true(asset.has_strokes(), "the asset holds the strokes")
+	var path := "user://saved_strokes.terrain.json"
+	assert_eq(ResourceSaver.save(asset, path), OK, "saves")
+	var loaded: TerrainAsset = ResourceLoader.load(path, "", ResourceLoader.CACHE_MODE_IGNORE)
+	var doc: Dictionary = JSON.parse_string(loaded.get_source_json())
+	assert_eq((doc["recipe"]["edits"] as Array).size(), 1, "the sculpt stroke was saved")
+	assert_eq((doc["recipe"]["regions"] as Array).size(), 1, "the region was saved")
+	var again := Terrain3D.new()
+	again.asset = loaded
+	add_child(again)
+	again.wait_for_generation()
+	assert_eq(_mismatches(_heights(again), _heights(terrain)), 0, "the saved asset regenerates the edited surface")
+	assert_eq(again.get_biome(Vector3(60, 0, 40)), &"sand", "and its regions")
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))

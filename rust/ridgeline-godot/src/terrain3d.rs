@@ -215,6 +215,19 @@ impl Terrain3D {
         out
     }
 
+    /// Writes every stroke and layer of this terrain (runtime strokes included) into its
+    /// [member asset]'s recipe, so saving the asset (`ResourceSaver.save`) keeps them. The
+    /// editor does this after every edit. Returns false for inline recipes and cooked assets
+    /// (nothing to write into) or before anything was edited.
+    #[func]
+    pub fn save_strokes_to_asset(&mut self) -> bool {
+        let Some(session) = self.prepared.as_ref().and_then(|p| p.edits.clone()) else {
+            return false;
+        };
+        let s = session.lock().unwrap_or_else(|e| e.into_inner());
+        self.write_strokes_to_asset(&s)
+    }
+
     /// True when [method undo_stroke] has something to undo.
     #[func]
     pub fn can_undo_stroke(&self) -> bool {
@@ -816,22 +829,8 @@ impl Terrain3D {
         }
         let [lo, hi] = field.height_range();
         self.resources.set_height_range(lo, hi);
-        if godot::classes::Engine::singleton().is_editor_hint()
-            && let Some(asset) = &mut self.asset
-        {
-            let mut a = asset.bind_mut();
-            if let Some(doc) = a.document().cloned() {
-                let doc = match doc {
-                    Document::Asset(mut d) => {
-                        d.recipe = s.recipe().clone();
-                        Document::Asset(d)
-                    }
-                    Document::Recipe(_) => Document::Recipe(s.recipe().clone()),
-                };
-                a.set_document(doc);
-                drop(a);
-                asset.emit_changed();
-            }
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            self.write_strokes_to_asset(s);
         }
         let t = change.touched;
         let region = Rect2i::new(
@@ -839,6 +838,36 @@ impl Terrain3D {
             Vector2i::new(t.width() as i32, t.depth() as i32),
         );
         self.emit_deferred("surface_changed", &[region.to_variant()]);
+    }
+
+    /// Writes the session's strokes and layers into the asset's recipe and emits `changed`.
+    fn write_strokes_to_asset(&mut self, s: &ridgeline_core::edit::EditSession) -> bool {
+        let Some(asset) = &mut self.asset else {
+            return false;
+        };
+        let mut a = asset.bind_mut();
+        let Some(doc) = a.document().cloned() else {
+            return false;
+        };
+        let edited = s.recipe();
+        let with = |mut r: ridgeline_core::recipe::Recipe| {
+            r.edits = edited.edits.clone();
+            r.exclusions = edited.exclusions.clone();
+            r.regions = edited.regions.clone();
+            r.layers = edited.layers.clone();
+            r
+        };
+        let doc = match doc {
+            Document::Asset(mut d) => {
+                d.recipe = with(d.recipe);
+                Document::Asset(d)
+            }
+            Document::Recipe(r) => Document::Recipe(with(r)),
+        };
+        a.set_document(doc);
+        drop(a);
+        asset.emit_changed();
+        true
     }
 
     /// The development cache, when enabled.
