@@ -54,7 +54,7 @@ func test_a_stroke_changes_its_footprint_and_signals_the_region() -> void:
 	assert_true(r.size.x <= 10 and r.size.y <= 10, "the region is local: %s" % r)
 
 
-func test_collision_follows_the_edit() -> void:
+func test_physics_collision_follows_the_edit() -> void:
 	var terrain := _terrain()
 	terrain.apply_stroke({"type": "set_height", "center": [64, 48], "radius": 8.0, "target_height": 40.0, "falloff": 1.0})
 	await get_tree().physics_frame
