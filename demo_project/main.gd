@@ -2,6 +2,8 @@ extends Node3D
 ## Ridgeline demo: a generated river valley (erosion, basin lakes, a river). When the terrain
 ## has generated, balls are dropped onto it (physics uses the terrain's collision), the HUD shows
 ## a height query, and a marker drifting across the river prints water events from a tracker.
+## Two runtime edits show the editing API: a blast crater (lower + a raised rim) and a flattened
+## building pad, each rebuilding only the chunks it touches.
 ##
 ## With the user argument [code]--screenshot=PATH[/code] (as `cargo xtask demo` passes when there
 ## is no display) it waits for generation, lets the balls fall, saves the viewport to PATH as PNG
@@ -45,10 +47,28 @@ func _on_generated(ok: bool, message: String) -> void:
 	info.text = "Ridgeline %s — %d×%d m terrain, height at centre %.1f m" % [terrain.get_generator_version(), size.x, size.y, h]
 	camera.position = Vector3(0.02 * size.x, 0.55 * maxf(size.x, size.y), -0.12 * size.y)
 	camera.look_at(Vector3(size.x * 0.5, h, size.y * 0.45))
+	_sculpt(size)
 	_drop_balls(size)
 	_add_marker()
 	if screenshot_path != "":
 		_save_screenshot.call_deferred()
+
+
+func _sculpt(size: Vector2) -> void:
+	var changed := [0]
+	terrain.surface_changed.connect(func(_region: Rect2i) -> void: changed[0] += 1)
+	# A crater where something exploded: strokes use terrain-local X/Z.
+	var crater := Vector2(size.x * 0.22, size.y * 0.42)
+	terrain.apply_stroke({"type": "lower", "center": crater, "radius": 55.0, "amount": 30.0, "falloff": 0.25})
+	var rim := PackedVector2Array()
+	for i in 24:
+		rim.append(crater + Vector2.from_angle(TAU * i / 24.0) * 60.0)
+	terrain.apply_stroke({"type": "raise", "points": rim, "radius": 14.0, "amount": 1.2, "falloff": 0.2})
+	# A level building pad at the height under its centre.
+	var pad := Vector2(size.x * 0.14, size.y * 0.66)
+	var pad_height := terrain.get_height(Vector3(pad.x, 0, pad.y))
+	terrain.apply_stroke({"type": "flatten", "center": pad, "radius": 50.0, "target_height": pad_height, "falloff": 0.6})
+	print("sculpted: crater and building pad; %d undoable edits" % (3 if terrain.can_undo_stroke() else 0))
 
 
 func _drop_balls(size: Vector2) -> void:
