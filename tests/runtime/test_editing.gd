@@ -202,3 +202,21 @@ func test_strokes_save_into_the_asset() -> void:
 	assert_eq(_mismatches(_heights(again), _heights(terrain)), 0, "the saved asset regenerates the edited surface")
 	assert_eq(again.get_biome(Vector3(60, 0, 40)), &"sand", "and its regions")
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+
+
+func test_a_disabled_generation_layer_freezes_the_base() -> void:
+	var terrain := _terrain()
+	terrain.apply_stroke({"type": "raise", "center": [30, 30], "radius": 5.0})
+	var before := _heights(terrain)
+	assert_true(terrain.set_layer_enabled("generation", false), "generation layer off")
+	assert_eq(_mismatches(_heights(terrain), before), 0, "disabling it changes nothing now")
+	var messages: Array = []
+	terrain.generation_finished.connect(func(ok: bool, msg: String) -> void: messages.append(msg))
+	assert_true(terrain.generate(), "generate")
+	assert_false(terrain.is_generating(), "nothing runs")
+	await get_tree().process_frame
+	assert_true(String(messages[-1]).contains("frozen"), "says the base is frozen: %s" % [messages])
+	terrain.apply_stroke({"type": "lower", "center": [50, 30], "radius": 5.0})
+	assert_true(terrain.set_layer_enabled("generation", true), "on again")
+	assert_true(terrain.generate() and terrain.wait_for_generation(), "regenerates")
+	assert_eq(terrain.get_layers()[2].strokes, 2, "both strokes kept")

@@ -321,6 +321,26 @@ impl Terrain3D {
         // Regenerating the same source keeps every stroke made since (runtime strokes
         // included); a new asset or recipe starts from its own strokes.
         let fresh = std::mem::take(&mut self.source_replaced);
+        // A disabled generation layer freezes the base: nothing regenerates, strokes stay
+        // editable on top of the current base.
+        if !fresh
+            && let Some(session) = self.prepared.as_ref().and_then(|p| p.edits.clone())
+            && session
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .layers()
+                .iter()
+                .any(|l| l.kind == "generation" && !l.enabled)
+        {
+            self.emit_deferred(
+                "generation_finished",
+                &[
+                    true.to_variant(),
+                    "generation layer disabled: the base is frozen".to_variant(),
+                ],
+            );
+            return true;
+        }
         if !fresh
             && let Source::Recipe(recipe, _, _) = &mut source
             && let Some(session) = self.prepared.as_ref().and_then(|p| p.edits.clone())
