@@ -58,9 +58,7 @@ pub fn generate_with_masks(
     let grid = recipe.grid()?;
     let heights = out.heightfield.as_slice().to_vec();
     let generated = Heightfield::new(grid, heights, None)?;
-    let has_strokes =
-        !(recipe.edits.is_empty() && recipe.exclusions.is_empty() && recipe.regions.is_empty());
-    let (heightfield, base) = if has_strokes {
+    let (heightfield, base) = if recipe.has_strokes() {
         progress(1.0, "replaying strokes");
         let session = crate::edit::EditSession::new(recipe.clone(), generated.clone(), masks)?;
         (session.field().clone(), Some(generated))
@@ -100,9 +98,7 @@ pub fn prepare_base(
     cancel: &AtomicBool,
 ) -> Result<crate::formats::payload::PreparedTerrain> {
     let mut bare = recipe.clone();
-    bare.edits.clear();
-    bare.exclusions.clear();
-    bare.regions.clear();
+    bare.clear_strokes();
     let g = generate(&bare, quality, cache, progress, cancel)?;
     Ok(crate::formats::payload::PreparedTerrain::new(
         g.heightfield,
@@ -122,7 +118,7 @@ pub fn finish(
     crate::formats::payload::PreparedTerrain,
     Option<crate::edit::EditSession>,
 )> {
-    if recipe.edits.is_empty() && recipe.exclusions.is_empty() && recipe.regions.is_empty() {
+    if !recipe.has_strokes() {
         return Ok((base, None));
     }
     let session = crate::edit::EditSession::new(recipe.clone(), base.field.clone(), masks)?;

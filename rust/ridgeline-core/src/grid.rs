@@ -159,6 +159,16 @@ impl Grid {
     /// outside. Points on the far edges belong to the last cell.
     #[inline(always)]
     pub fn locate(&self, x: f32, z: f32) -> Option<(usize, usize, f32, f32)> {
+        self.locate_inner(x, z)
+    }
+
+    /// The sample nearest to terrain-local (x, z), or `None` outside.
+    pub fn nearest_sample(&self, x: f32, z: f32) -> Option<(usize, usize)> {
+        let (ix, iz, u, v) = self.locate_inner(x, z)?;
+        Some((ix + usize::from(u >= 0.5), iz + usize::from(v >= 0.5)))
+    }
+
+    fn locate_inner(&self, x: f32, z: f32) -> Option<(usize, usize, f32, f32)> {
         if !self.contains(x, z) {
             return None;
         }

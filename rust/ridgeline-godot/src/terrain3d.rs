@@ -348,10 +348,7 @@ impl Terrain3D {
             let s = session.lock().unwrap_or_else(|e| e.into_inner());
             let edited = s.recipe();
             if edited.grid().ok() == recipe.grid().ok() {
-                recipe.edits = edited.edits.clone();
-                recipe.exclusions = edited.exclusions.clone();
-                recipe.regions = edited.regions.clone();
-                recipe.layers = edited.layers.clone();
+                recipe.set_strokes_from(edited);
             }
         }
         if let Some(old) = self.job.take() {
@@ -607,8 +604,7 @@ impl Terrain3D {
 
 /// The grid sample nearest to terrain-local `local` (X/Z), if inside.
 fn nearest_sample(p: &Prepared, local: Vector3) -> Option<(usize, usize)> {
-    let (ix, iz, u, v) = p.field.grid().locate(local.x, local.z)?;
-    Some((ix + usize::from(u >= 0.5), iz + usize::from(v >= 0.5)))
+    p.field.grid().nearest_sample(local.x, local.z)
 }
 
 thread_local! {
@@ -763,9 +759,7 @@ impl Terrain3D {
             }
         };
         let mut fresh = recipe;
-        fresh.edits.clear();
-        fresh.exclusions.clear();
-        fresh.regions.clear();
+        fresh.clear_strokes();
         let mut session =
             ridgeline_core::edit::EditSession::new(fresh, (*prepared.field).clone(), Some(masks))
                 .map_err(|e| e.to_string())?;
@@ -871,10 +865,7 @@ impl Terrain3D {
         };
         let edited = s.recipe();
         let with = |mut r: ridgeline_core::recipe::Recipe| {
-            r.edits = edited.edits.clone();
-            r.exclusions = edited.exclusions.clone();
-            r.regions = edited.regions.clone();
-            r.layers = edited.layers.clone();
+            r.set_strokes_from(edited);
             r
         };
         let doc = match doc {

@@ -58,10 +58,9 @@ impl TerrainAsset {
     /// True when the recipe holds brush strokes (edits, exclusions or regions).
     #[func]
     pub fn has_strokes(&self) -> bool {
-        self.document.as_ref().is_some_and(|d| {
-            let r = d.recipe();
-            !(r.edits.is_empty() && r.exclusions.is_empty() && r.regions.is_empty())
-        })
+        self.document
+            .as_ref()
+            .is_some_and(|d| d.recipe().has_strokes())
     }
 
     /// Changes the terrain's size (world units) and resolution (cells). With strokes present

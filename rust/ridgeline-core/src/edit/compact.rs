@@ -144,17 +144,14 @@ pub fn needs_regrid_decision(old: &Recipe, new: &Recipe) -> bool {
     let grid_changed = old.size != new.size
         || old.resolution != new.resolution
         || old.chunk_cells != new.chunk_cells;
-    let has = |r: &Recipe| !(r.edits.is_empty() && r.exclusions.is_empty() && r.regions.is_empty());
-    grid_changed && has(old)
+    grid_changed && old.has_strokes()
 }
 
 /// Applies the decision to `new` (which carries the old strokes).
 pub fn resolve_regrid(new: &mut Recipe, choice: RegridChoice) -> Result<()> {
     match choice {
         RegridChoice::Clear => {
-            new.edits.clear();
-            new.exclusions.clear();
-            new.regions.clear();
+            new.clear_strokes();
             Ok(())
         }
         RegridChoice::Keep => {

@@ -221,8 +221,7 @@ impl EditSession {
     /// The biome at terrain-local (x, z): the painted region at the nearest sample, else the
     /// recipe's default biome. `None` outside the terrain.
     pub fn biome_at(&self, x: f32, z: f32) -> Option<&str> {
-        let (ix, iz, u, v) = self.grid.locate(x, z)?;
-        let (sx, sz) = (ix + usize::from(u >= 0.5), iz + usize::from(v >= 0.5));
+        let (sx, sz) = self.grid.nearest_sample(x, z)?;
         Some(
             self.painted_biome(sx, sz)
                 .unwrap_or(&self.recipe.default_biome),

@@ -489,6 +489,26 @@ impl Recipe {
         Value::Object(m)
     }
 
+    /// True when the recipe holds brush strokes (edits, exclusions or regions).
+    pub fn has_strokes(&self) -> bool {
+        !(self.edits.is_empty() && self.exclusions.is_empty() && self.regions.is_empty())
+    }
+
+    /// Removes every stroke (layers stay).
+    pub fn clear_strokes(&mut self) {
+        self.edits.clear();
+        self.exclusions.clear();
+        self.regions.clear();
+    }
+
+    /// Takes `other`'s strokes and layers (everything editing changes), keeping the rest.
+    pub fn set_strokes_from(&mut self, other: &Recipe) {
+        self.edits = other.edits.clone();
+        self.exclusions = other.exclusions.clone();
+        self.regions = other.regions.clone();
+        self.layers = other.layers.clone();
+    }
+
     /// Canonical JSON of the authored landforms (`None` when the recipe defines none).
     pub fn landforms_value(&self) -> Option<Value> {
         if self.landforms.is_empty() {
