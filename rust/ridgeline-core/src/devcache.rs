@@ -115,6 +115,65 @@ impl DevCache {
     }
 }
 
+/// A prepared terrain and where its base came from.
+pub struct CachedPrepare {
+    /// The finished terrain (strokes replayed).
+    pub prepared: PreparedTerrain,
+    /// The edit session when the recipe has strokes.
+    pub session: Option<crate::edit::EditSession>,
+    /// True when the base came from the cache.
+    pub from_cache: bool,
+    /// A cache that could not be written (not an error: the terrain is fine).
+    pub warning: Option<String>,
+}
+
+/// Prepares `recipe` (Final quality) through the development cache: a warm base is decoded, a
+/// cold one generated (progress 0–0.75) and stored; then the strokes replay on it. Used by the
+/// Godot runtime and the export plugin.
+pub fn prepare_cached(
+    recipe: &Recipe,
+    dev: Option<&DevCache>,
+    cache: &mut crate::graph::eval::GraphCache,
+    progress: crate::graph::eval::Progress,
+    cancel: &std::sync::atomic::AtomicBool,
+    masks: Option<crate::edit::MaskLoader>,
+) -> crate::Result<CachedPrepare> {
+    let hit = dev.and_then(|d| {
+        progress(0.0, "reading the development cache");
+        d.load(recipe)
+    });
+    let from_cache = hit.is_some();
+    let mut warning = None;
+    let base = match hit {
+        Some(base) => base,
+        None => {
+            let base = crate::generate::prepare_base(
+                recipe,
+                crate::nodes::Quality::Final,
+                cache,
+                &|f, s| progress(0.75 * f, s),
+                cancel,
+            )?;
+            if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(crate::Error::Cancelled);
+            }
+            if let Some(d) = dev {
+                progress(0.75, "writing the development cache");
+                warning = d.store(recipe, &base).err();
+            }
+            base
+        }
+    };
+    progress(0.8, "replaying strokes");
+    let (prepared, session) = crate::generate::finish(recipe, base, masks)?;
+    Ok(CachedPrepare {
+        prepared,
+        session,
+        from_cache,
+        warning,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

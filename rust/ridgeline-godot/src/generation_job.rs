@@ -7,7 +7,6 @@ use ridgeline_core::edit::{EditSession, MaskLoader};
 use ridgeline_core::formats::payload::PreparedTerrain;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::mesh::{self, ChunkCollision, ChunkMesh};
-use ridgeline_core::nodes::Quality;
 use ridgeline_core::recipe::Recipe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -166,45 +165,26 @@ fn prepare(
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
         *p = (f, stage.to_string(), true);
     };
-    let mut warnings = Vec::new();
-    let (base, origin) = match dev.and_then(|d| {
-        report(0.0, "reading the development cache");
-        d.load(recipe)
-    }) {
-        Some(hit) => (hit, "development cache"),
-        None => {
-            let base = {
-                let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-                ridgeline_core::generate::prepare_base(
-                    recipe,
-                    Quality::Final,
-                    &mut cache,
-                    &|f, s| report(0.75 * f, s),
-                    cancel,
-                )
-                .map_err(|e| match e {
-                    ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
-                    other => other.to_string(),
-                })?
-            };
-            if cancel.load(Ordering::Relaxed) {
-                return Err("generation cancelled".into());
-            }
-            if let Some(d) = dev {
-                report(0.75, "writing the development cache");
-                if let Err(e) = d.store(recipe, &base) {
-                    warnings.push(format!("Terrain3D: development cache not written: {e}"));
-                }
-            }
-            (base, "generated")
-        }
+    let done = {
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        ridgeline_core::devcache::prepare_cached(recipe, dev, &mut cache, &report, cancel, masks)
+            .map_err(|e| match e {
+                ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
+                other => other.to_string(),
+            })?
     };
-    report(0.8, "replaying strokes");
-    let (prepared, session) =
-        ridgeline_core::generate::finish(recipe, base, masks).map_err(|e| e.to_string())?;
-    let mut out = build(prepared, origin, progress);
-    out.0.warnings = warnings;
-    out.0.edits = session.map(|s| Arc::new(Mutex::new(s)));
+    let origin = if done.from_cache {
+        "development cache"
+    } else {
+        "generated"
+    };
+    let mut out = build(done.prepared, origin, progress);
+    out.0.warnings = done
+        .warning
+        .map(|e| format!("Terrain3D: development cache not written: {e}"))
+        .into_iter()
+        .collect();
+    out.0.edits = done.session.map(|s| Arc::new(Mutex::new(s)));
     Ok(out)
 }
 

@@ -4,7 +4,6 @@ use godot::classes::{EditorExportPlugin, IEditorExportPlugin, ProjectSettings};
 use godot::prelude::*;
 use ridgeline_core::devcache::DevCache;
 use ridgeline_core::graph::eval::GraphCache;
-use ridgeline_core::nodes::Quality;
 use ridgeline_core::recipe::Document;
 use std::sync::atomic::AtomicBool;
 
@@ -87,33 +86,19 @@ fn cook(disk: &str, shown: &str) -> Result<Vec<u8>, String> {
     let text = std::fs::read_to_string(disk).map_err(|e| format!("cannot read ({e})"))?;
     let doc = Document::parse(&text, shown).map_err(|e| e.to_string())?;
     let recipe = doc.recipe();
-    let dev = DevCache::from_environment();
-    let base = match dev.as_ref().and_then(|d| d.load(recipe)) {
-        Some(hit) => hit,
-        None => {
-            let base = ridgeline_core::generate::prepare_base(
-                recipe,
-                Quality::Final,
-                &mut GraphCache::default(),
-                &|_, _| {},
-                &AtomicBool::new(false),
-            )
-            .map_err(|e| e.to_string())?;
-            if let Some(d) = &dev {
-                let _ = d.store(recipe, &base);
-            }
-            base
-        }
-    };
     let dir = std::path::Path::new(disk)
         .parent()
         .map(|p| p.to_path_buf())
         .unwrap_or_default();
-    let (prepared, _) = ridgeline_core::generate::finish(
+    let prepared = ridgeline_core::devcache::prepare_cached(
         recipe,
-        base,
+        DevCache::from_environment().as_ref(),
+        &mut GraphCache::default(),
+        &|_, _| {},
+        &AtomicBool::new(false),
         Some(ridgeline_core::edit::file_mask_loader(dir)),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| e.to_string())?
+    .prepared;
     Ok(ridgeline_core::formats::payload::encode(&prepared))
 }
