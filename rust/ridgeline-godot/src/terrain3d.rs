@@ -23,6 +23,12 @@ use std::sync::{Arc, Mutex};
 /// rotation and scale) places the terrain, and every query honours it. Chunk meshes (with index
 /// LODs) and collision bodies are created through the rendering and physics servers: they are
 /// not nodes in the scene tree and are never saved into the scene.
+///
+/// Editing: [method apply_stroke] sculpts or paints with the recipe's stroke format (raise,
+/// lower, flatten, smooth, set_height, ramp, protect, exclude, erase, region), recomputing only
+/// the stroke's footprint and rebuilding only the touched chunks, then
+/// [signal surface_changed]. [method undo_stroke], [method redo_stroke] and
+/// [method set_layer_enabled] restore or toggle exactly; strokes survive regeneration.
 #[derive(GodotClass)]
 #[class(tool, base = Node3D)]
 pub struct Terrain3D {
