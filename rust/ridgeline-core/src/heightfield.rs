@@ -187,18 +187,7 @@ impl Heightfield {
         let grid = self.grid;
         let [cx, cz] = grid.cells();
         let heights = &self.heights;
-        let range_bounds = |ax: u32, az: u32, bx: u32, bz: u32| {
-            let mut lo = f32::INFINITY;
-            let mut hi = f32::NEG_INFINITY;
-            for z in az..=bz {
-                let row = grid.index(ax as usize, z as usize);
-                for &v in &heights[row..=row + (bx - ax) as usize] {
-                    lo = lo.min(v);
-                    hi = hi.max(v);
-                }
-            }
-            [lo, hi]
-        };
+        let range_bounds = |ax, az, bx, bz| sample_bounds(&grid, heights, ax, az, bx, bz);
         // Cells touching samples x0..x1 are x0-1 ..= x1-1 (a sample is a corner of up to four).
         let cell_lo = |s: usize| s.saturating_sub(1) as u32;
         let cell_hi = |s: usize, n: u32| (s as u32).min(n).saturating_sub(1);
@@ -220,6 +209,11 @@ impl Heightfield {
                 self.chunk_bounds[(czi * nx + cxi) as usize] = range_bounds(r.x0, r.z0, r.x1, r.z1);
             }
         }
+        self.refresh_range();
+    }
+
+    /// The overall height range from the chunk bounds.
+    fn refresh_range(&mut self) {
         self.min_height = self
             .chunk_bounds
             .iter()
@@ -255,51 +249,35 @@ impl Heightfield {
         self.block_bounds = (0..bnz * bnx)
             .into_par_iter()
             .map(|i| {
-                let (bx, bz) = (i % bnx, i / bnx);
-                let (x0, z0) = (bx * BLOCK, bz * BLOCK);
+                let (x0, z0) = ((i % bnx) * BLOCK, (i / bnx) * BLOCK);
                 let (x1, z1) = ((x0 + BLOCK).min(cx), (z0 + BLOCK).min(cz));
-                let mut lo = f32::INFINITY;
-                let mut hi = f32::NEG_INFINITY;
-                for z in z0..=z1 {
-                    let row = grid.index(x0 as usize, z as usize);
-                    for &v in &heights[row..=row + (x1 - x0) as usize] {
-                        lo = lo.min(v);
-                        hi = hi.max(v);
-                    }
-                }
-                [lo, hi]
+                sample_bounds(&grid, heights, x0, z0, x1, z1)
             })
             .collect();
         let [nx, nz] = self.grid.chunks();
-        let grid = self.grid;
-        let heights = &self.heights;
         self.chunk_bounds = (0..nz * nx)
             .into_par_iter()
             .map(|i| {
                 let r = grid.chunk_cells_range(i % nx, i / nx);
-                let mut lo = f32::INFINITY;
-                let mut hi = f32::NEG_INFINITY;
-                for z in r.z0..=r.z1 {
-                    let row = grid.index(r.x0 as usize, z as usize);
-                    for &v in &heights[row..=row + r.width() as usize] {
-                        lo = lo.min(v);
-                        hi = hi.max(v);
-                    }
-                }
-                [lo, hi]
+                sample_bounds(&grid, heights, r.x0, r.z0, r.x1, r.z1)
             })
             .collect();
-        self.min_height = self
-            .chunk_bounds
-            .iter()
-            .map(|b| b[0])
-            .fold(f32::INFINITY, f32::min);
-        self.max_height = self
-            .chunk_bounds
-            .iter()
-            .map(|b| b[1])
-            .fold(f32::NEG_INFINITY, f32::max);
+        self.refresh_range();
     }
+}
+
+/// (min, max) of the samples `[ax, bx] × [az, bz]` (inclusive).
+fn sample_bounds(grid: &Grid, heights: &[f32], ax: u32, az: u32, bx: u32, bz: u32) -> [f32; 2] {
+    let mut lo = f32::INFINITY;
+    let mut hi = f32::NEG_INFINITY;
+    for z in az..=bz {
+        let row = grid.index(ax as usize, z as usize);
+        for &v in &heights[row..=row + (bx - ax) as usize] {
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+    }
+    [lo, hi]
 }
 
 /// Central-difference normal at sample (x, z); one-sided at the border.
