@@ -153,6 +153,9 @@ pub struct ParseContext<'a> {
 pub const MAX_RADIUS: f64 = 100_000.0;
 /// Largest number of stamps in one stroke.
 pub const MAX_POINTS: usize = 1_000_000;
+/// Largest number of sample updates one stroke may cost on its grid (stamps × footprint), so a
+/// malformed stroke cannot freeze the editor or the game.
+pub const MAX_SAMPLE_UPDATES: u64 = 400_000_000;
 
 /// Layer kinds a stroke of `list`/`op` may target.
 pub fn layer_kinds(list: List, op: &Op) -> &'static [&'static str] {
@@ -416,6 +419,26 @@ impl Stroke {
             points,
             center_form,
         };
+        if d.0.len() == before
+            && let Some(grid) = ctx.grid
+        {
+            let work: u64 = if matches!(stroke.op, Op::Ramp { .. }) {
+                3 * stroke.ramp_rect(&grid).area() as u64
+            } else {
+                stroke
+                    .stamps()
+                    .map(|c| stroke.stamp_rect(&grid, c).area() as u64)
+                    .sum()
+            };
+            if work > MAX_SAMPLE_UPDATES {
+                d.push(
+                    path,
+                    format!(
+                        "the stroke would update {work} samples (limit {MAX_SAMPLE_UPDATES}); use fewer points or a smaller radius, or split it"
+                    ),
+                );
+            }
+        }
         if d.0.len() == before
             && let (
                 Some(grid),

@@ -276,6 +276,10 @@ fn invalid_strokes_are_refused_with_located_errors_and_change_nothing() {
             json!({"type": "raise", "center": [1, 1], "radius": 2, "wobble": 1}),
             "stroke.wobble",
         ),
+        (
+            json!({"type": "smooth", "points": vec![[32.0, 32.0]; 200_000], "radius": 90000}),
+            "limit",
+        ),
     ] {
         let err = s.apply_stroke(&v).unwrap_err().to_string();
         assert!(err.contains(needle), "{v}: {err}");
