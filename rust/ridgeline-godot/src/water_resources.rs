@@ -45,7 +45,7 @@ impl WaterResources {
             let mut idx: Vec<i32> = Vec::new();
             let mut vid = vec![-1i32; w * h];
             let surface_at = |i: usize| {
-                if water.owner[i] == index {
+                if water.owner_at(i) == index {
                     water.surface[i]
                 } else {
                     body.level
@@ -59,7 +59,7 @@ impl WaterResources {
                         (z + 1) * w + x,
                         (z + 1) * w + x + 1,
                     ];
-                    if !corners.iter().any(|&i| water.owner[i] == index) {
+                    if !corners.iter().any(|&i| water.owner_at(i) == index) {
                         continue;
                     }
                     let mut id = [0i32; 4];

@@ -128,10 +128,12 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         }
     }
     body.extend_from_slice(&bits);
-    for o in &p.water.owner {
-        body.extend_from_slice(&o.to_le_bytes());
+    let n = grid.sample_count();
+    for i in 0..n {
+        body.extend_from_slice(&p.water.owner_at(i).to_le_bytes());
     }
-    for s in &p.water.surface {
+    for i in 0..n {
+        let s = p.water.surface.get(i).copied().unwrap_or(0.0);
         body.extend_from_slice(&s.to_le_bytes());
     }
     for m in &p.exclusion {
@@ -385,6 +387,12 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             "corrupt water data: a sample names a body that does not exist",
         ));
     }
+    // A terrain without water keeps no per-sample water arrays.
+    let (owner, surface) = if bodies.is_empty() && owner.iter().all(|&o| o == 0) {
+        (Vec::new(), Vec::new())
+    } else {
+        (owner, surface)
+    };
     let water = WaterSet {
         grid,
         bodies,

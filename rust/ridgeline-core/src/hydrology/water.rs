@@ -170,20 +170,35 @@ pub struct WaterSample {
 }
 
 impl WaterSet {
-    /// No water on `grid`.
+    /// No water on `grid`. The per-sample arrays stay empty (no memory) until a body is added.
     pub fn empty(grid: Grid) -> Self {
-        let n = grid.sample_count();
         Self {
             grid,
             bodies: Vec::new(),
-            owner: vec![0; n],
-            surface: vec![0.0; n],
+            owner: Vec::new(),
+            surface: Vec::new(),
+        }
+    }
+
+    /// The owning body (index + 1) of sample `i`, 0 when dry.
+    #[inline]
+    pub fn owner_at(&self, i: usize) -> u16 {
+        self.owner.get(i).copied().unwrap_or(0)
+    }
+
+    /// Allocates the per-sample arrays on first use.
+    fn ensure_arrays(&mut self) {
+        if self.owner.is_empty() {
+            let n = self.grid.sample_count();
+            self.owner = vec![0; n];
+            self.surface = vec![0.0; n];
         }
     }
 
     /// Adds `body` and resolves its coverage on `ground` (samples already owned stay with
     /// their body).
     pub fn add(&mut self, mut body: WaterBody, ground: &Field<f32>) {
+        self.ensure_arrays();
         body.warnings.clear();
         if self.bodies.len() >= MAX_BODIES {
             body.warnings.push(format!(
@@ -210,6 +225,9 @@ impl WaterSet {
 
     /// Water at terrain-local (x, z) over `ground`, or `None` when dry or outside.
     pub fn sample(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<WaterSample> {
+        if self.owner.is_empty() {
+            return None;
+        }
         let (ix, iz, u, v) = self.grid.locate(x, z)?;
         let g = ground.height_at(x, z)?;
         let w = self.grid.samples()[0];

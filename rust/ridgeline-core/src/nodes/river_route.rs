@@ -116,7 +116,7 @@ impl NodeImpl for RiverRoute {
                 details: Some(json!({ "route_samples": 0, "end": "none", "diagnostic": msg })),
             })
         };
-        if set.owner[start] != 0 {
+        if set.owner_at(start) != 0 {
             return unchanged(
                 "the source is already wet; existing water is kept and no river is added".into(),
                 set,
@@ -138,8 +138,8 @@ impl NodeImpl for RiverRoute {
                 break;
             }
             let r = r as usize;
-            if set.owner[r] != 0 {
-                let body = &set.bodies[set.owner[r] as usize - 1];
+            if set.owner_at(r) != 0 {
+                let body = &set.bodies[set.owner_at(r) as usize - 1];
                 end = format!("joins `{}`", body.id);
                 joined = Some((body.id.clone(), set.surface[r]));
                 route.push(r);
