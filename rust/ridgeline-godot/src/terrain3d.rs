@@ -825,11 +825,11 @@ impl Terrain3D {
         let p = Arc::make_mut(prepared);
         let r = change.heights;
         if !r.is_empty() {
-            let [w, _] = s.field().grid().samples();
-            let mut values = Vec::with_capacity(r.area());
-            for z in r.z0..r.z1 {
-                values.extend_from_slice(&s.field().heights()[z * w + r.x0..z * w + r.x1]);
-            }
+            let [w, h] = s.field().grid().samples();
+            let values = r.copy_from(
+                s.field().heights(),
+                &ridgeline_core::edit::Rect::new(0, 0, w, h),
+            );
             let _ = Arc::make_mut(&mut p.field).write_region(r.x0, r.z0, r.x1, r.z1, &values);
         }
         let field = p.field.clone();

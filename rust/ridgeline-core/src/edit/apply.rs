@@ -22,20 +22,10 @@ pub struct Window {
 impl Window {
     /// Copies `rect` out of a full-grid array of `w` columns.
     pub fn copy(all: &[f32], w: usize, rect: Rect) -> Self {
-        let mut values = Vec::with_capacity(rect.area());
-        for z in rect.z0..rect.z1 {
-            values.extend_from_slice(&all[z * w + rect.x0..z * w + rect.x1]);
-        }
-        Self { rect, values }
-    }
-
-    /// Writes the part of the window inside `part` back into a full-grid array.
-    pub fn write_to(&self, all: &mut [f32], w: usize, part: Rect) {
-        let part = part.intersect(&self.rect);
-        for z in part.z0..part.z1 {
-            let src = (z - self.rect.z0) * self.rect.width() + (part.x0 - self.rect.x0);
-            all[z * w + part.x0..z * w + part.x1]
-                .copy_from_slice(&self.values[src..src + part.width()]);
+        let grid = Rect::new(0, 0, w, all.len() / w.max(1));
+        Self {
+            rect,
+            values: rect.copy_from(all, &grid),
         }
     }
 

@@ -87,6 +87,28 @@ impl Rect {
         )
     }
 
+    /// Copies this rectangle out of `all`, a row-major array `w` columns wide that covers
+    /// `outer` (the full grid: `Rect::new(0, 0, w, h)`), row-major over this rectangle.
+    pub fn copy_from<T: Copy>(&self, all: &[T], outer: &Rect) -> Vec<T> {
+        let w = outer.width();
+        let mut out = Vec::with_capacity(self.area());
+        for z in self.z0..self.z1 {
+            let row = (z - outer.z0) * w + (self.x0 - outer.x0);
+            out.extend_from_slice(&all[row..row + self.width()]);
+        }
+        out
+    }
+
+    /// Writes `values` (row-major over this rectangle) into `all`, which covers `outer`.
+    pub fn write_into<T: Copy>(&self, all: &mut [T], outer: &Rect, values: &[T]) {
+        let w = outer.width();
+        for z in self.z0..self.z1 {
+            let row = (z - outer.z0) * w + (self.x0 - outer.x0);
+            let src = (z - self.z0) * self.width();
+            all[row..row + self.width()].copy_from_slice(&values[src..src + self.width()]);
+        }
+    }
+
     /// True when sample (x, z) is inside.
     pub fn contains(&self, x: usize, z: usize) -> bool {
         x >= self.x0 && x < self.x1 && z >= self.z0 && z < self.z1
@@ -107,5 +129,18 @@ mod tests {
         assert_eq!(a.grow(2, 5, 5), Rect::new(0, 0, 5, 5));
         assert_eq!(Rect::EMPTY.union(&a), a);
         assert_eq!(Rect::EMPTY.grow(3, 9, 9), Rect::EMPTY);
+        let outer = Rect::new(0, 0, 4, 3);
+        let all: Vec<u16> = (0..12).collect();
+        let part = Rect::new(1, 1, 3, 3);
+        assert_eq!(part.copy_from(&all, &outer), vec![5, 6, 9, 10]);
+        let mut back = vec![0u16; 12];
+        part.write_into(&mut back, &outer, &[5, 6, 9, 10]);
+        assert_eq!(back[5..7], [5, 6]);
+        assert_eq!(back[9..11], [9, 10]);
+        let inner = Rect::new(2, 1, 3, 2);
+        assert_eq!(
+            inner.copy_from(&part.copy_from(&all, &outer), &part),
+            vec![6]
+        );
     }
 }

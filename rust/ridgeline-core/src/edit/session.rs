@@ -402,18 +402,10 @@ impl EditSession {
         d.into_result()?;
         let shape = shape.ok_or_else(|| Error::invalid("stroke", "invalid stroke"))?;
         let mut heights = Vec::new();
-        for c in shape.stamps() {
-            let r = shape.stamp_rect(&self.grid, c);
-            for z in r.z0..r.z1 {
-                for x in r.x0..r.x1 {
-                    let [px, pz] = self.grid.sample_position(x, z);
-                    if shape.brush.fade(px - c[0], pz - c[1]) > 0.0 {
-                        let h = self.field.heights()[self.grid.index(x, z)];
-                        heights.push(crate::nodes::util::json_number(super::stroke::shortest(h)));
-                    }
-                }
-            }
-        }
+        shape.for_each_covered(&self.grid, |x, z| {
+            let h = self.field.heights()[self.grid.index(x, z)];
+            heights.push(crate::nodes::util::json_number(super::stroke::shortest(h)));
+        });
         if let Some(obj) = value.as_object_mut() {
             obj.insert("heights".into(), Value::Array(heights));
         }
@@ -511,11 +503,9 @@ impl EditSession {
                 apply_exclusion(s, &self.grid, &mut win, heights);
             }
         }
-        win.write_to(&mut self.exclusion, w, rect);
-        let mut ids = Vec::with_capacity(rect.area());
-        for z in rect.z0..rect.z1 {
-            ids.extend_from_slice(&self.base_regions[z * w + rect.x0..z * w + rect.x1]);
-        }
+        let all = self.all();
+        rect.write_into(&mut self.exclusion, &all, &win.values);
+        let mut ids = rect.copy_from(&self.base_regions, &all);
         for i in self.order(List::Regions) {
             let s = &self.painted[i];
             if let Op::Region(b) = &s.op
@@ -529,11 +519,13 @@ impl EditSession {
                 apply_region(s, &self.grid, rect, &mut ids, id, heights);
             }
         }
-        for z in rect.z0..rect.z1 {
-            let src = (z - rect.z0) * rect.width();
-            self.regions[z * w + rect.x0..z * w + rect.x1]
-                .copy_from_slice(&ids[src..src + rect.width()]);
-        }
+        rect.write_into(&mut self.regions, &all, &ids);
+    }
+
+    /// The whole grid as a sample rectangle.
+    fn all(&self) -> Rect {
+        let [w, h] = self.grid.samples();
+        Rect::new(0, 0, w, h)
     }
 
     /// Per-stamp rectangles and read distances of the height strokes, in evaluation order.
@@ -578,20 +570,8 @@ impl EditSession {
                 }
             }
             let win = self.replay_heights(need);
-            before_h = Window::copy(self.field.heights(), w, c).values;
-            let after = {
-                let mut part = Window {
-                    rect: c,
-                    values: Vec::with_capacity(c.area()),
-                };
-                for z in c.z0..c.z1 {
-                    let src = (z - need.z0) * need.width() + (c.x0 - need.x0);
-                    part.values
-                        .extend_from_slice(&win.values[src..src + c.width()]);
-                }
-                part.values
-            };
-            after_h = after;
+            before_h = c.copy_from(self.field.heights(), &self.all());
+            after_h = c.copy_from(&win.values, &need);
             let _ = self.field.write_region(c.x0, c.z0, c.x1, c.z1, &after_h);
             heights_rect = c;
             if self
@@ -623,17 +603,14 @@ impl EditSession {
     }
 
     fn mask_values(&self, rect: Rect) -> (Packed, Vec<u16>) {
-        let [w, _] = self.grid.samples();
-        let ex = Window::copy(&self.exclusion, w, rect).values;
-        let mut ids = Vec::with_capacity(rect.area());
-        for z in rect.z0..rect.z1 {
-            ids.extend_from_slice(&self.regions[z * w + rect.x0..z * w + rect.x1]);
-        }
-        (Packed::pack(&ex), ids)
+        let all = self.all();
+        (
+            Packed::pack(&rect.copy_from(&self.exclusion, &all)),
+            rect.copy_from(&self.regions, &all),
+        )
     }
 
     fn restore(&mut self, record: &Record, after: bool) -> Change {
-        let [w, _] = self.grid.samples();
         let r = record.heights;
         if !r.is_empty() {
             let before = record.before_heights.unpack();
@@ -651,17 +628,9 @@ impl EditSession {
             } else {
                 &record.before_masks
             };
-            let ex = ex.unpack();
-            Window {
-                rect: m,
-                values: ex,
-            }
-            .write_to(&mut self.exclusion, w, m);
-            for z in m.z0..m.z1 {
-                let src = (z - m.z0) * m.width();
-                self.regions[z * w + m.x0..z * w + m.x1]
-                    .copy_from_slice(&ids[src..src + m.width()]);
-            }
+            let all = self.all();
+            m.write_into(&mut self.exclusion, &all, &ex.unpack());
+            m.write_into(&mut self.regions, &all, ids);
         }
         self.change(r, m)
     }

@@ -607,18 +607,24 @@ impl Stroke {
     /// the length a protection snapshot must have on `grid`.
     pub fn covered_samples(&self, grid: &Grid) -> usize {
         let mut n = 0;
+        self.for_each_covered(grid, |_, _| n += 1);
+        n
+    }
+
+    /// Calls `f(x, z)` for every sample the geometric brush covers (fade > 0), stamp by stamp,
+    /// row by row: the order protection snapshots are stored in.
+    pub fn for_each_covered(&self, grid: &Grid, mut f: impl FnMut(usize, usize)) {
         for c in self.stamps() {
             let r = self.stamp_rect(grid, c);
             for z in r.z0..r.z1 {
                 for x in r.x0..r.x1 {
                     let [px, pz] = grid.sample_position(x, z);
                     if self.brush.fade(px - c[0], pz - c[1]) > 0.0 {
-                        n += 1;
+                        f(x, z);
                     }
                 }
             }
         }
-        n
     }
 
     /// True when `other` can share this entry: same operation, settings and layer, both in
