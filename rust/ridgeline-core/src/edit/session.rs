@@ -240,7 +240,7 @@ impl EditSession {
             .map(|list| {
                 self.list(list)
                     .iter()
-                    .filter(|s| self.effective_layer(s, list).as_deref() == Some(id))
+                    .filter(|s| self.effective_layer(s, list) == Some(id))
                     .count()
             })
             .sum()
@@ -334,7 +334,7 @@ impl EditSession {
         let fp = self
             .list(list)
             .iter()
-            .filter(|s| self.effective_layer(s, list).as_deref() == Some(id))
+            .filter(|s| self.effective_layer(s, list) == Some(id))
             .fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
         Ok(self.commit(
             RecordKind::Layer {
@@ -437,22 +437,22 @@ impl EditSession {
     }
 
     /// The layer a stroke evaluates in: its own, else the first layer of its kind.
-    fn effective_layer(&self, s: &Stroke, list: List) -> Option<String> {
+    fn effective_layer<'a>(&'a self, s: &'a Stroke, list: List) -> Option<&'a str> {
         if let Some(l) = &s.layer {
-            return Some(l.clone());
+            return Some(l);
         }
         let kinds = layer_kinds(list, &s.op);
         self.recipe
             .layers
             .iter()
             .find(|l| kinds.contains(&l.kind.as_str()))
-            .map(|l| l.id.clone())
+            .map(|l| l.id.as_str())
     }
 
     /// Indices into `list` in evaluation order (enabled layers only).
     fn order(&self, list: List) -> Vec<usize> {
         let strokes = self.list(list);
-        let layer_of: Vec<Option<String>> = strokes
+        let layer_of: Vec<Option<&str>> = strokes
             .iter()
             .map(|s| self.effective_layer(s, list))
             .collect();
@@ -468,9 +468,7 @@ impl EditSession {
             .iter()
             .filter(|l| l.enabled && kinds.contains(&l.kind.as_str()))
         {
-            out.extend(
-                (0..strokes.len()).filter(|&i| layer_of[i].as_deref() == Some(layer.id.as_str())),
-            );
+            out.extend((0..strokes.len()).filter(|&i| layer_of[i] == Some(layer.id.as_str())));
         }
         out
     }
