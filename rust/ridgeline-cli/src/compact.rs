@@ -1,7 +1,7 @@
 //! `ridgeline compact`: merges consecutive identical-setting stamps into one stroke entry.
 
 use crate::files::{load, write_atomic};
-use ridgeline_core::edit::compact::{compact, verify_equivalent};
+use ridgeline_core::pipeline::compact::{compact, verify_equivalent};
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::nodes::Quality;
 use ridgeline_core::recipe::Document;
@@ -29,7 +29,7 @@ pub fn run(file: &Path, write: bool) -> Result<String, String> {
         report.push_str("run again with --write to validate and save\n");
         return Ok(report);
     }
-    let base = ridgeline_core::generate::prepare_base(
+    let base = ridgeline_core::pipeline::prepare_base(
         doc.recipe(),
         Quality::Final,
         &mut GraphCache::default(),
@@ -37,7 +37,7 @@ pub fn run(file: &Path, write: bool) -> Result<String, String> {
         &AtomicBool::new(false),
     )
     .map_err(|e| e.to_string())?;
-    let masks = ridgeline_core::edit::file_mask_loader(
+    let masks = ridgeline_core::formats::file_mask_loader(
         file.parent().map(Path::to_path_buf).unwrap_or_default(),
     );
     verify_equivalent(doc.recipe(), &c.recipe, &base.field, Some(masks))

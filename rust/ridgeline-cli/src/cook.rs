@@ -2,7 +2,7 @@
 
 use crate::files::{load, write_atomic};
 use ridgeline_core::formats::payload::encode;
-use ridgeline_core::generate::prepare;
+use ridgeline_core::pipeline::prepare;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::nodes::Quality;
 use std::path::Path;
@@ -25,7 +25,7 @@ pub fn run(file: &Path, out: &Path) -> Result<(), String> {
         &mut GraphCache::default(),
         &|_, _| {},
         &AtomicBool::new(false),
-        Some(ridgeline_core::edit::file_mask_loader(
+        Some(ridgeline_core::formats::file_mask_loader(
             file.parent().map(Path::to_path_buf).unwrap_or_default(),
         )),
     )

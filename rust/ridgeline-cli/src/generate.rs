@@ -26,7 +26,7 @@ pub fn run(file: &Path, out: &Path, quality: QualityArg) -> Result<(), String> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = std::time::Instant::now();
-    let generated = ridgeline_core::generate::generate_with_masks(
+    let generated = ridgeline_core::pipeline::generate_with_masks(
         recipe,
         quality,
         &mut GraphCache::default(),
@@ -35,7 +35,7 @@ pub fn run(file: &Path, out: &Path, quality: QualityArg) -> Result<(), String> {
             bar.set_message(stage.to_string());
         },
         &AtomicBool::new(false),
-        Some(ridgeline_core::edit::file_mask_loader(
+        Some(ridgeline_core::formats::file_mask_loader(
             file.parent().map(Path::to_path_buf).unwrap_or_default(),
         )),
     )

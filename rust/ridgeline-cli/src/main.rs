@@ -1,5 +1,6 @@
-//! `ridgeline`: inspect, generate and explain Ridgeline terrain documents from the command line.
-//! Progress and diagnostics go to stderr; stdout stays parseable.
+//! `ridgeline`: inspect, generate, cook and compact Ridgeline terrain documents, and list the
+//! node types, from the command line. Progress and diagnostics go to stderr; stdout stays
+//! parseable.
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error.
 
@@ -8,6 +9,7 @@ mod cook;
 mod files;
 mod generate;
 mod inspect;
+mod nodes;
 mod seeds;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -88,6 +90,13 @@ enum Command {
         #[arg(long)]
         write: bool,
     },
+    /// List every node type: id, category, pins and parameters (type, default, range, unit,
+    /// doc). `--format json` prints the catalogue the editor's graph workspace uses.
+    Nodes {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Print the generator version.
     Version,
 }
@@ -103,6 +112,10 @@ fn main() -> ExitCode {
         Command::Generate { file, out, quality } => generate::run(&file, &out, quality),
         Command::Cook { file, out } => cook::run(&file, &out),
         Command::Compact { file, write } => compact::run(&file, write).map(|r| print!("{r}")),
+        Command::Nodes { format } => {
+            print!("{}", nodes::render(format));
+            Ok(())
+        }
         Command::Version => {
             println!("{}", ridgeline_core::GENERATOR_VERSION);
             Ok(())

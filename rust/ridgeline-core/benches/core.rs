@@ -214,7 +214,7 @@ fn bench_graph_example(b: &Bench) {
     let never = std::sync::atomic::AtomicBool::new(false);
     let secs = b.median(|| {
         // A fresh cache each time: the whole graph is evaluated.
-        let g = ridgeline_core::generate::generate(
+        let g = ridgeline_core::pipeline::generate(
             recipe,
             Quality::Final,
             &mut GraphCache::default(),
@@ -288,7 +288,7 @@ fn bench_drainage(b: &Bench, rough: &Heightfield) {
 fn bench_erosion(b: &Bench, field: &Heightfield) {
     use ridgeline_core::grid::Field;
     use ridgeline_core::hydrology::erosion::{ErosionParams, erode};
-    use ridgeline_core::nodes::Quality;
+    use ridgeline_core::nodes::{Quality, erosion_budget};
     let [w, h] = field.grid().samples();
     let src = Field::from_vec(w, h, field.heights().to_vec()).expect("field");
     // About one droplet per cell, thermal included (Final).
@@ -299,14 +299,14 @@ fn bench_erosion(b: &Bench, field: &Heightfield) {
     let never = std::sync::atomic::AtomicBool::new(false);
     let mut eroded = 0.0;
     let fin = b.median(|| {
-        let e = erode(field.grid(), &src, &params, Quality::Final, 7, &never).expect("erosion");
+        let e = erode(field.grid(), &src, &params, erosion_budget(&params, Quality::Final), 7, &never).expect("erosion");
         eroded = e.ledger.eroded;
         black_box(e);
     });
     assert!(eroded > 0.0, "erosion must move material");
     let pre = b.median(|| {
         black_box(
-            erode(field.grid(), &src, &params, Quality::Preview, 7, &never).expect("erosion"),
+            erode(field.grid(), &src, &params, erosion_budget(&params, Quality::Preview), 7, &never).expect("erosion"),
         );
     });
     line("erosion_final_1025", fin * 1e3, None, "ms");
@@ -350,7 +350,7 @@ fn stroke_recipe(strokes: usize) -> ridgeline_core::recipe::Recipe {
 }
 
 fn bench_strokes(b: &Bench, field: &Heightfield) {
-    use ridgeline_core::edit::EditSession;
+    use ridgeline_core::pipeline::EditSession;
     use ridgeline_core::graph::eval::GraphCache;
     use ridgeline_core::nodes::Quality;
     // stroke_stamp_20m: one 20 m (diameter) raise stamp on a 1025² terrain, incremental update
@@ -393,7 +393,7 @@ fn bench_strokes(b: &Bench, field: &Heightfield) {
     let gen_ms = |r: &ridgeline_core::recipe::Recipe| {
         b.median(|| {
             black_box(
-                ridgeline_core::generate::generate(
+                ridgeline_core::pipeline::generate(
                     r,
                     Quality::Final,
                     &mut GraphCache::default(),

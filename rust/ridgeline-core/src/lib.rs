@@ -1,21 +1,37 @@
 //! Ridgeline core: everything that computes terrain, with no Godot dependency.
 //!
 //! Data flow: recipe → graph evaluation → base fields → edit replay → prepared terrain
-//! ([`heightfield::Heightfield`]) → meshes, queries, payloads and previews. Grid conventions are
-//! defined once in [`grid`].
+//! ([`pipeline::PreparedTerrain`]) → meshes, queries, payloads and previews. Grid conventions
+//! are defined once in [`grid`].
+//!
+//! ## Layers
+//! Each module imports only modules of its own or a lower layer, and no two modules import
+//! each other (directly or through others). `cargo xtask test` checks this table against the
+//! `crate::…` references in every module's files (tests excepted).
+//!
+//! | layer | modules |
+//! |---|---|
+//! | foundations | error, seed, grid, heightfield, noise, doc |
+//! | algorithms | query, mesh, landform, hydrology, edit |
+//! | nodes | nodes |
+//! | graph | graph |
+//! | recipe | recipe |
+//! | pipeline | pipeline |
+//! | formats | formats, preview |
 
-pub mod devcache;
+pub mod doc;
 pub mod edit;
 pub mod error;
 pub mod formats;
-pub mod generate;
 pub mod graph;
 pub mod grid;
 pub mod heightfield;
 pub mod hydrology;
+pub mod landform;
 pub mod mesh;
 pub mod nodes;
 pub mod noise;
+pub mod pipeline;
 pub mod preview;
 pub mod query;
 pub mod recipe;

@@ -2,9 +2,10 @@
 //! progress and the result; no engine call happens off the main thread, and a panic in the job
 //! becomes an error message instead of crossing into Godot.
 
-use ridgeline_core::devcache::DevCache;
-use ridgeline_core::edit::{EditSession, MaskLoader};
-use ridgeline_core::formats::payload::PreparedTerrain;
+use ridgeline_core::pipeline::DevCache;
+use ridgeline_core::edit::MaskLoader;
+use ridgeline_core::pipeline::EditSession;
+use ridgeline_core::pipeline::PreparedTerrain;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::mesh::{self, ChunkCollision, ChunkMesh};
 use ridgeline_core::recipe::Recipe;
@@ -167,7 +168,7 @@ fn prepare(
     };
     let done = {
         let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-        ridgeline_core::devcache::prepare_cached(recipe, dev, &mut cache, &report, cancel, masks)
+        ridgeline_core::pipeline::prepare_cached(recipe, dev, &mut cache, &report, cancel, masks)
             .map_err(|e| match e {
                 ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
                 other => other.to_string(),

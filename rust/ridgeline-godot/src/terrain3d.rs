@@ -6,7 +6,7 @@ use crate::terrain_asset::TerrainAsset;
 use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D, ProjectSettings};
 use godot::prelude::*;
-use ridgeline_core::devcache::DevCache;
+use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::recipe::Document;
 use std::sync::{Arc, Mutex};
@@ -722,12 +722,12 @@ impl Terrain3D {
         let dir = ProjectSettings::singleton()
             .globalize_path(&res)
             .to_string();
-        ridgeline_core::edit::file_mask_loader(std::path::PathBuf::from(dir))
+        ridgeline_core::formats::file_mask_loader(std::path::PathBuf::from(dir))
     }
 
     /// The edit session, created on first use: from the generation (recipes with strokes), else
     /// with the current surface as the base (recipes without strokes, cooked payloads).
-    fn session(&mut self) -> Result<Arc<Mutex<ridgeline_core::edit::EditSession>>, String> {
+    fn session(&mut self) -> Result<Arc<Mutex<ridgeline_core::pipeline::EditSession>>, String> {
         let masks = self.mask_loader();
         let Some(prepared) = self.prepared.as_mut() else {
             return Err("Terrain3D: nothing to edit before the first generation".into());
@@ -767,13 +767,15 @@ impl Terrain3D {
         let mut fresh = recipe;
         fresh.clear_strokes();
         let mut session =
-            ridgeline_core::edit::EditSession::new(fresh, (*prepared.field).clone(), Some(masks))
+            ridgeline_core::pipeline::EditSession::new(fresh, (*prepared.field).clone(), Some(masks))
                 .map_err(|e| e.to_string())?;
-        session.set_base_masks(
-            &prepared.exclusion,
-            &prepared.regions,
-            &prepared.region_biomes,
-        );
+        session
+            .set_base_masks(
+                &prepared.exclusion,
+                &prepared.regions,
+                &prepared.region_biomes,
+            )
+            .map_err(|e| e.to_string())?;
         let session = Arc::new(Mutex::new(session));
         Arc::make_mut(prepared).edits = Some(session.clone());
         Ok(session)
@@ -784,8 +786,8 @@ impl Terrain3D {
     fn edit(
         &mut self,
         f: impl FnOnce(
-            &mut ridgeline_core::edit::EditSession,
-        ) -> Result<ridgeline_core::edit::Change, String>,
+            &mut ridgeline_core::pipeline::EditSession,
+        ) -> Result<ridgeline_core::pipeline::Change, String>,
     ) -> bool {
         if self.job.is_some() {
             godot_error!("Terrain3D: wait for the running generation before editing");
@@ -816,8 +818,8 @@ impl Terrain3D {
     /// and collision, writes the recipe back to the asset in the editor, and signals.
     fn publish(
         &mut self,
-        s: &ridgeline_core::edit::EditSession,
-        change: &ridgeline_core::edit::Change,
+        s: &ridgeline_core::pipeline::EditSession,
+        change: &ridgeline_core::pipeline::Change,
     ) {
         let Some(prepared) = self.prepared.as_mut() else {
             return;
@@ -861,7 +863,7 @@ impl Terrain3D {
     }
 
     /// Writes the session's strokes and layers into the asset's recipe and emits `changed`.
-    fn write_strokes_to_asset(&mut self, s: &ridgeline_core::edit::EditSession) -> bool {
+    fn write_strokes_to_asset(&mut self, s: &ridgeline_core::pipeline::EditSession) -> bool {
         let Some(asset) = &mut self.asset else {
             return false;
         };
@@ -893,11 +895,16 @@ impl Terrain3D {
             return None;
         }
         if std::env::var_os("RIDGELINE_CACHE_DIR").is_some_and(|v| !v.is_empty()) {
-            return DevCache::from_environment();
+            return DevCache::from_environment(ridgeline_core::formats::payload::CODEC);
         }
         let dir = godot::classes::Os::singleton().get_cache_dir().to_string();
         (!dir.is_empty())
-            .then(|| DevCache::new(std::path::Path::new(&dir).join("ridgeline").join("terrain")))
+            .then(|| {
+                DevCache::new(
+                    std::path::Path::new(&dir).join("ridgeline").join("terrain"),
+                    ridgeline_core::formats::payload::CODEC,
+                )
+            })
     }
 
     fn source_changed(&mut self) {

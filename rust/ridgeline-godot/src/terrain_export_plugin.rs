@@ -2,7 +2,7 @@
 
 use godot::classes::{EditorExportPlugin, IEditorExportPlugin, ProjectSettings};
 use godot::prelude::*;
-use ridgeline_core::devcache::DevCache;
+use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::recipe::Document;
 use std::sync::atomic::AtomicBool;
@@ -90,13 +90,13 @@ fn cook(disk: &str, shown: &str) -> Result<Vec<u8>, String> {
         .parent()
         .map(|p| p.to_path_buf())
         .unwrap_or_default();
-    let prepared = ridgeline_core::devcache::prepare_cached(
+    let prepared = ridgeline_core::pipeline::prepare_cached(
         recipe,
-        DevCache::from_environment().as_ref(),
+        DevCache::from_environment(ridgeline_core::formats::payload::CODEC).as_ref(),
         &mut GraphCache::default(),
         &|_, _| {},
         &AtomicBool::new(false),
-        Some(ridgeline_core::edit::file_mask_loader(dir)),
+        Some(ridgeline_core::formats::file_mask_loader(dir)),
     )
     .map_err(|e| e.to_string())?
     .prepared;

@@ -4,6 +4,7 @@
 
 mod bench;
 mod godot;
+mod layering;
 mod proc;
 mod project;
 mod test;
@@ -25,6 +26,8 @@ verbs:
   demo [--png]     build and run the demo; without a display (or with --png) render it under
                    Xvfb to target/demo/demo.png
   bench [--quick]  run every benchmark; prints `bench <id> ours=… peer=… ratio=… unit=…`
+  layering         check every crate's module imports against the layer table in its lib.rs
+                   docs (also the first step of `test`)
 ";
 
 fn main() {
@@ -35,6 +38,13 @@ fn main() {
         Some("test") => test::run(&args[1..]),
         Some("demo") => demo(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("layering") => layering::run(&repo_root()).and_then(|ok| {
+            if ok {
+                Ok(())
+            } else {
+                bail!("the layering check failed")
+            }
+        }),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{USAGE}");
             Ok(())

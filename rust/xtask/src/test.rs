@@ -47,6 +47,15 @@ pub fn run(args: &[String]) -> Result<()> {
     eprintln!("xtask: using Godot {} from {}", godot.version, godot.origin);
     let mut tally = Tally::default();
 
+    if !godot_only {
+        eprintln!("xtask: layering check");
+        match crate::layering::run(&crate::repo_root()) {
+            Ok(true) => tally.passed += 1,
+            Ok(false) => tally.problem("the layering check failed (an import points up a layer or forms a cycle; see above)"),
+            Err(e) => tally.problem(format!("the layering check could not run: {e:#}")),
+        }
+    }
+
     if lint {
         eprintln!("xtask: cargo fmt --check");
         let ok = cargo()

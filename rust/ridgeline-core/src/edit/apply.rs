@@ -4,7 +4,7 @@
 //! Every operation reads only the window: a stamp that reads neighbours (smooth, ramp edge
 //! smoothing, slope limits) sees the window's own values, clamped at its edge. Callers choose
 //! windows wide enough that those clamped reads never reach the samples they keep
-//! ([`super::session`] grows them by each later stamp's read distance).
+//! ([`crate::pipeline::session`] grows them by each later stamp's read distance).
 
 use super::brush::Brush;
 use super::rect::Rect;

@@ -9,6 +9,10 @@
 
 use std::sync::Arc;
 
+/// Loads mask images by reference (a file loader is `formats::mask::file_mask_loader`).
+pub type MaskLoader =
+    Arc<dyn Fn(&str) -> std::result::Result<Arc<MaskImage>, String> + Send + Sync>;
+
 /// A greyscale brush mask, values 0–1, row-major.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MaskImage {
@@ -21,16 +25,6 @@ pub struct MaskImage {
 }
 
 impl MaskImage {
-    /// Decodes a greyscale (8- or 16-bit) PNG; `path` names it in errors.
-    pub fn from_png(bytes: &[u8], path: &str) -> crate::Result<Self> {
-        let img = crate::formats::png16::read(bytes, 0.0, 1.0, path)?;
-        Ok(Self {
-            width: img.width,
-            depth: img.depth,
-            values: img.heights,
-        })
-    }
-
     /// Nearest value at brush-square coordinates `u, v` in `[0, 1]`.
     fn sample(&self, u: f32, v: f32) -> f32 {
         let x = ((u * self.width as f32) as usize).min(self.width - 1);

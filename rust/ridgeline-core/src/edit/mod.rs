@@ -1,25 +1,22 @@
-//! Non-destructive editing: layers, brush strokes as data, replay on regeneration, exact
-//! incremental updates and undo history.
+//! Non-destructive editing operations: layers, brush strokes as data, the per-stamp
+//! operations and compressed undo records. The editable terrain that replays them on a
+//! generated base ([`crate::pipeline::session`]) and stroke compaction
+//! ([`crate::pipeline::compact`]) live in the pipeline, which owns the recipe.
 //!
+//! - [`layer`]: layers (kinds, defaults, canonical JSON).
 //! - [`stroke`]: the stroke model (JSON shape, validation, footprints).
 //! - [`brush`]: brush weights (radius, strength, falloff, slope limits, mask images).
 //! - [`apply`]: the per-stamp operations on a window of samples.
-//! - [`session`]: an editable terrain (base + strokes → surface, exclusion mask, regions),
-//!   incremental updates, layers, undo/redo.
 //! - [`history`]: compressed before/after records.
-//! - [`compact`]: merging consecutive identical-setting stamps; size/resolution decisions.
 
 pub mod apply;
 pub mod brush;
-pub mod compact;
 pub mod history;
+pub mod layer;
 pub mod rect;
-pub mod session;
 pub mod stroke;
 
-#[cfg(test)]
-mod tests;
-
+pub use brush::{MaskImage, MaskLoader};
+pub use layer::{LAYER_KINDS, Layer};
 pub use rect::Rect;
-pub use session::{Change, EditSession, MaskLoader, file_mask_loader};
 pub use stroke::{List, Op, Stroke};

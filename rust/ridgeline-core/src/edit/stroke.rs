@@ -11,9 +11,11 @@ use super::brush::{Brush, MaskImage, Shape};
 use super::rect::Rect;
 use crate::error::Diagnostics;
 use crate::grid::Grid;
-use crate::nodes::util::{json_number, non_negative, positive, within};
-use crate::recipe::Layer;
-use crate::recipe::reader::{ObjectReader, read_numbers, read_points, show, type_name};
+use super::layer::Layer;
+use crate::doc::reader::{
+    ObjectReader, non_negative, positive, read_numbers, read_points, show, type_name, within,
+};
+use crate::doc::write::json_number;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -351,7 +353,7 @@ impl Stroke {
                                 Some(x) => heights.push(x as f32),
                                 None => {
                                     d.push(
-                                        crate::recipe::reader::index(&r.at("heights"), i),
+                                        crate::doc::reader::index(&r.at("heights"), i),
                                         format!("must be a finite number, got {}", show(h)),
                                     );
                                     break;

@@ -1,8 +1,10 @@
 //! Heightmap interchange: 16-bit PNG, raw R16/R32, and the terrain JSON format (seed 002).
 
+pub mod mask;
 pub mod payload;
 pub mod png16;
 pub mod raw;
+pub use mask::file_mask_loader;
 pub mod terrain_json;
 
 use crate::error::{Error, Result};

@@ -1,15 +1,18 @@
 //! Graph evaluation: dependency order, per-node cache, progress and cooperative cancellation.
 //!
-//! A node's cache key hashes the generator version, its type, its canonical parameters, the
-//! recipe context it reads (grid, seed, and for Landform nodes the landforms) and its inputs'
-//! keys. Node positions and comment text are not part of it, so moving nodes or editing notes
-//! reuses every result.
+//! A node's cache key hashes the generator version, its type, its canonical parameters, what
+//! its evaluation context exposes to it ([`EvalContext::hash_exposed`]: the grid, and the seed,
+//! landforms, quality or node id when its registry entry declares it reads them) and its
+//! inputs' keys. Node positions and comment text are not part of it, so moving nodes or editing
+//! notes reuses every result.
+//!
+//! Memory: a value is dropped once its last consumer has run, so a long chain holds only the
+//! values still needed; the cache keeps the run's results up to [`GraphCache::budget`] bytes.
 
 use super::Graph;
 use crate::error::{Error, Result};
 use crate::grid::Field;
-use crate::nodes::{EvalContext, PinValue, Quality};
-use crate::recipe::Recipe;
+use crate::nodes::{EvalContext, PinValue, Quality, Scene};
 use crate::seed::StableHasher;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -31,13 +34,41 @@ pub struct NodeReport {
     pub details: Option<serde_json::Value>,
 }
 
-/// Results kept between runs, keyed by content hash.
-#[derive(Default, Debug)]
+/// Results kept between runs, keyed by content hash, up to a byte budget.
+#[derive(Debug)]
 pub struct GraphCache {
     entries: HashMap<u64, Arc<Cached>>,
+    budget: usize,
+}
+
+impl Default for GraphCache {
+    fn default() -> Self {
+        Self::with_budget(Self::DEFAULT_BUDGET)
+    }
 }
 
 impl GraphCache {
+    /// Default byte budget (1 GiB).
+    pub const DEFAULT_BUDGET: usize = 1 << 30;
+
+    /// A cache that keeps at most about `bytes` of node results.
+    pub fn with_budget(bytes: usize) -> Self {
+        Self {
+            entries: HashMap::new(),
+            budget: bytes,
+        }
+    }
+
+    /// The byte budget.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Approximate bytes held.
+    pub fn bytes(&self) -> usize {
+        self.entries.values().map(|c| c.bytes()).sum()
+    }
+
     /// Number of cached node results.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -55,6 +86,20 @@ struct Cached {
     details: Option<serde_json::Value>,
 }
 
+impl Cached {
+    /// Approximate heap bytes of the values.
+    fn bytes(&self) -> usize {
+        self.values
+            .iter()
+            .map(|v| match v {
+                PinValue::Heightfield(f) | PinValue::Mask(f) => f.as_slice().len() * 4,
+                PinValue::Drainage(d) => d.source.as_slice().len() * 16,
+                PinValue::Water(w) => w.heap_bytes(),
+            })
+            .sum()
+    }
+}
+
 /// The output of a graph run.
 #[derive(Clone, Debug)]
 pub struct EvalOutput {
@@ -69,52 +114,58 @@ pub struct EvalOutput {
 /// Progress callback: fraction 0..=1 and a stage name.
 pub type Progress<'a> = &'a (dyn Fn(f32, &str) + Sync);
 
-/// Evaluates the nodes the output depends on, in dependency order.
+/// Evaluates the nodes the output depends on, in dependency order, in `scene`.
 ///
 /// On error or cancellation nothing the caller holds is changed; the cache only ever gains
 /// complete, correct entries (keys are content hashes), and after a successful run it keeps
-/// exactly the entries that run used.
+/// the entries that run used (up to its budget, sources first).
 pub fn evaluate(
     graph: &Graph,
-    recipe: &Recipe,
+    scene: &Scene,
     quality: Quality,
     cache: &mut GraphCache,
     progress: Progress,
     cancel: &AtomicBool,
 ) -> Result<EvalOutput> {
     graph.check_ready("graph")?;
-    let grid = recipe.grid()?;
-    let base_ctx = EvalContext {
-        grid,
-        recipe,
-        quality,
-        cancel,
-        node_id: "",
-    };
+    let grid = scene.grid;
     let order = dependency_order(graph)?;
-    let landforms_key = {
-        let mut h = StableHasher::default();
-        h.str(&recipe.default_landform);
-        h.str(
-            &recipe
-                .landforms_value()
-                .map(|l| l.to_string())
-                .unwrap_or_default(),
-        );
-        h.finish()
-    };
+    let out_index = graph
+        .find(&graph.output)
+        .ok_or_else(|| Error::invalid("graph.output", "names no node"))?;
+    // Remaining consumers per node (one per connected input), to drop values early.
+    let mut consumers = vec![0usize; graph.nodes.len()];
+    let mut sources: Vec<Vec<(usize, usize)>> = vec![Vec::new(); graph.nodes.len()];
+    for &i in &order {
+        let gn = &graph.nodes[i];
+        for spec in gn.node.inputs() {
+            if let Some(src) = gn.inputs.get(spec.name) {
+                let j = graph
+                    .find(&src.node)
+                    .ok_or_else(|| Error::invalid(&gn.id, "dangling connection"))?;
+                let out_index = graph.nodes[j]
+                    .node
+                    .outputs()
+                    .iter()
+                    .position(|p| p.name == src.pin)
+                    .ok_or_else(|| Error::invalid(&gn.id, "dangling pin"))?;
+                consumers[j] += 1;
+                sources[i].push((j, out_index));
+            }
+        }
+    }
     let mut keys: HashMap<usize, u64> = HashMap::new();
     let mut values: HashMap<usize, Arc<Cached>> = HashMap::new();
     let mut reports = Vec::new();
-    let mut used = HashMap::new();
+    let mut used: HashMap<u64, Arc<Cached>> = HashMap::new();
+    let mut used_bytes = 0usize;
     let total = order.len().max(1) as f32;
     for (step, &i) in order.iter().enumerate() {
-        base_ctx.check_cancel()?;
+        if cancel.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
         let gn = &graph.nodes[i];
-        let ctx = EvalContext {
-            node_id: &gn.id,
-            ..base_ctx
-        };
+        let ctx = EvalContext::new(scene, gn.node.spec(), &gn.id, quality, cancel);
         progress(
             step as f32 / total,
             &format!("{} ({})", gn.id, gn.node.type_id()),
@@ -123,42 +174,19 @@ pub fn evaluate(
         h.str(crate::GENERATOR_VERSION)
             .str(gn.node.type_id())
             .str(&serde_json::Value::Object(gn.node.params()).to_string());
-        let [cx, cz] = grid.cells();
-        let [sx, sz] = grid.size();
-        h.u64(cx as u64)
-            .u64(cz as u64)
-            .u64(sx.to_bits() as u64)
-            .u64(sz.to_bits() as u64)
-            .u64(recipe.seed);
-        if gn.node.type_id() == "landform" {
-            h.u64(landforms_key);
-        }
-        if gn.node.depends_on_quality() {
-            h.u64(quality as u64);
-        }
-        if gn.node.depends_on_node_id() {
-            h.str(&gn.id);
-        }
+        ctx.hash_exposed(&mut h);
         let mut inputs: Vec<Option<PinValue>> = Vec::new();
+        let mut next_source = sources[i].iter();
         for spec in gn.node.inputs() {
-            match gn.inputs.get(spec.name) {
-                Some(src) => {
-                    let j = graph
-                        .find(&src.node)
-                        .ok_or_else(|| Error::invalid(&gn.id, "dangling connection"))?;
-                    let out_index = graph.nodes[j]
-                        .node
-                        .outputs()
-                        .iter()
-                        .position(|p| p.name == src.pin)
-                        .ok_or_else(|| Error::invalid(&gn.id, "dangling pin"))?;
-                    h.str(spec.name).u64(keys[&j]).u64(out_index as u64);
-                    inputs.push(values[&j].values.get(out_index).cloned());
-                }
-                None => {
-                    h.str(spec.name).str("-");
-                    inputs.push(None);
-                }
+            if gn.inputs.contains_key(spec.name) {
+                let &(j, out_index) = next_source
+                    .next()
+                    .ok_or_else(|| Error::invalid(&gn.id, "dangling connection"))?;
+                h.str(spec.name).u64(keys[&j]).u64(out_index as u64);
+                inputs.push(values.get(&j).and_then(|v| v.values.get(out_index)).cloned());
+            } else {
+                h.str(spec.name).str("-");
+                inputs.push(None);
             }
         }
         let key = h.finish();
@@ -179,7 +207,19 @@ pub fn evaluate(
                 )
             }
         };
-        used.insert(key, result.clone());
+        drop(inputs);
+        // Free inputs whose last consumer this was.
+        for &(j, _) in &sources[i] {
+            consumers[j] -= 1;
+            if consumers[j] == 0 && j != out_index {
+                values.remove(&j);
+            }
+        }
+        let bytes = result.bytes();
+        if !used.contains_key(&key) && used_bytes + bytes <= cache.budget {
+            used_bytes += bytes;
+            used.insert(key, result.clone());
+        }
         reports.push(NodeReport {
             id: gn.id.clone(),
             type_id: gn.node.type_id().to_string(),
@@ -189,9 +229,6 @@ pub fn evaluate(
         });
         values.insert(i, result);
     }
-    let out_index = graph
-        .find(&graph.output)
-        .ok_or_else(|| Error::invalid("graph.output", "names no node"))?;
     let heightfield = match values.get(&out_index).and_then(|v| v.values.first()) {
         Some(PinValue::Heightfield(f)) => f.clone(),
         _ => return Err(Error::invalid("graph.output", "produced no heightfield")),
@@ -208,6 +245,7 @@ pub fn evaluate(
             ),
         ));
     }
+    drop(values);
     cache.entries = used;
     progress(1.0, "done");
     Ok(EvalOutput {
@@ -222,7 +260,11 @@ fn locate(e: Error, id: &str) -> Error {
         Error::Invalid(ds) => Error::Invalid(
             ds.into_iter()
                 .map(|mut d| {
-                    d.path = format!("graph.nodes[\"{id}\"].{}", d.path);
+                    d.path = if d.path.is_empty() {
+                        format!("graph.nodes[\"{id}\"]")
+                    } else {
+                        format!("graph.nodes[\"{id}\"].{}", d.path)
+                    };
                     d
                 })
                 .collect(),
@@ -232,30 +274,43 @@ fn locate(e: Error, id: &str) -> Error {
 }
 
 /// Nodes the output depends on, sources first (deterministic: inputs in pin order).
+/// Iterative: a chain of any length never reaches the call stack.
 fn dependency_order(graph: &Graph) -> Result<Vec<usize>> {
     let start = graph
         .find(&graph.output)
         .ok_or_else(|| Error::invalid("graph.output", "names no node"))?;
     let mut order = Vec::new();
+    // 0 = unvisited, 1 = on the path, 2 = done
     let mut state = vec![0u8; graph.nodes.len()];
-    fn visit(g: &Graph, i: usize, state: &mut [u8], order: &mut Vec<usize>) -> Result<()> {
-        match state[i] {
-            2 => return Ok(()),
-            1 => return Err(Error::invalid("graph", "connections form a cycle")),
-            _ => {}
-        }
-        state[i] = 1;
-        for spec in g.nodes[i].node.inputs() {
-            if let Some(src) = g.nodes[i].inputs.get(spec.name)
-                && let Some(j) = g.find(&src.node)
-            {
-                visit(g, j, state, order)?;
+    let sources = |i: usize| -> Vec<usize> {
+        let n = &graph.nodes[i];
+        n.node
+            .inputs()
+            .iter()
+            .filter_map(|spec| n.inputs.get(spec.name))
+            .filter_map(|src| graph.find(&src.node))
+            .collect()
+    };
+    let mut path: Vec<(usize, Vec<usize>, usize)> = vec![(start, sources(start), 0)];
+    state[start] = 1;
+    while let Some((i, srcs, next)) = path.last_mut() {
+        if let Some(&j) = srcs.get(*next) {
+            *next += 1;
+            match state[j] {
+                2 => {}
+                1 => return Err(Error::invalid("graph", "connections form a cycle")),
+                _ => {
+                    state[j] = 1;
+                    let s = sources(j);
+                    path.push((j, s, 0));
+                }
             }
+        } else {
+            let i = *i;
+            state[i] = 2;
+            order.push(i);
+            path.pop();
         }
-        state[i] = 2;
-        order.push(i);
-        Ok(())
     }
-    visit(graph, start, &mut state, &mut order)?;
     Ok(order)
 }

@@ -13,14 +13,17 @@
 
 pub mod eval;
 
+use crate::doc::reader::{ObjectReader, entry, index, member, type_name};
+use crate::doc::write::json_number;
 use crate::error::{Diagnostics, Error, Result};
-use crate::nodes::util::json_number;
-use crate::nodes::{NodeImpl, PinSpec, parse_node};
-use crate::recipe::Recipe;
-use crate::recipe::reader::{ObjectReader, entry, index, member, type_name};
+use crate::nodes::{CheckContext, Node, PinSpec, parse_node};
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
+
+/// Most nodes in one graph (a located error above it). Every walk over the graph is iterative
+/// and every lookup a map, so the limit bounds work and memory, not stack depth.
+pub const MAX_NODES: usize = 50_000;
 
 /// A connection source: node id and output pin name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -37,7 +40,7 @@ pub struct GraphNode {
     /// Stable id.
     pub id: String,
     /// Behaviour and parameters.
-    pub node: Arc<dyn NodeImpl>,
+    pub node: Arc<Node>,
     /// Canvas position (layout only; not part of cache keys).
     pub position: [f64; 2],
     /// Comment text (comment nodes only; not part of cache keys).
@@ -62,6 +65,9 @@ pub struct Graph {
     pub output: String,
     /// Nodes in authored order.
     pub nodes: Vec<GraphNode>,
+    /// Node index by id (rebuilt by [`Graph::reindex`]; lookups verify it and fall back to a
+    /// scan if `nodes` was changed directly).
+    index: HashMap<String, usize>,
 }
 
 impl Graph {
@@ -76,14 +82,14 @@ impl Graph {
         if let (Some(l), Some(o)) = (landform, output) {
             nodes.push(GraphNode {
                 id: "landform".into(),
-                node: Arc::from(l),
+                node: Arc::new(l),
                 position: [0.0, 0.0],
                 text: None,
                 inputs: BTreeMap::new(),
             });
             nodes.push(GraphNode {
                 id: "output".into(),
-                node: Arc::from(o),
+                node: Arc::new(o),
                 position: [300.0, 0.0],
                 text: None,
                 inputs: BTreeMap::from([(
@@ -95,20 +101,41 @@ impl Graph {
                 )]),
             });
         }
-        Graph {
-            output: "output".into(),
+        Graph::from_nodes("output".into(), nodes)
+    }
+
+    /// A graph over `nodes` (indexed by id).
+    pub fn from_nodes(output: String, nodes: Vec<GraphNode>) -> Self {
+        let mut g = Graph {
+            output,
             nodes,
-        }
+            index: HashMap::new(),
+        };
+        g.reindex();
+        g
+    }
+
+    /// Rebuilds the id index after `nodes` was changed directly.
+    pub fn reindex(&mut self) {
+        self.index = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.id.clone(), i))
+            .collect();
     }
 
     /// Index of node `id`.
     pub fn find(&self, id: &str) -> Option<usize> {
-        self.nodes.iter().position(|n| n.id == id)
+        match self.index.get(id) {
+            Some(&i) if self.nodes.get(i).is_some_and(|n| n.id == id) => Some(i),
+            _ => self.nodes.iter().position(|n| n.id == id),
+        }
     }
 
     /// Node `id`.
     pub fn node(&self, id: &str) -> Option<&GraphNode> {
-        self.nodes.iter().find(|n| n.id == id)
+        self.find(id).map(|i| &self.nodes[i])
     }
 
     /// Parses and validates `value` at `path` (structure, types, params, connections, kinds,
@@ -121,7 +148,15 @@ impl Graph {
         let output = r.opt_str(d, "output").unwrap_or_default();
         let mut nodes: Vec<GraphNode> = Vec::new();
         let mut raw_inputs: Vec<(String, BTreeMap<String, String>)> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
         match r.raw("nodes") {
+            Some(Value::Array(arr)) if arr.len() > MAX_NODES => d.push(
+                r.at("nodes"),
+                format!(
+                    "has {} nodes; the limit is {MAX_NODES} (split the terrain or simplify the graph)",
+                    arr.len()
+                ),
+            ),
             Some(Value::Array(arr)) => {
                 for (i, nv) in arr.iter().enumerate() {
                     let p = index(&r.at("nodes"), i);
@@ -132,7 +167,7 @@ impl Graph {
                             nr.at("id"),
                             format!("must be a non-empty id without ':', got \"{id}\""),
                         );
-                    } else if nodes.iter().any(|n| n.id == id) {
+                    } else if !seen.insert(id.clone()) {
                         d.push(nr.at("id"), format!("duplicate node id `{id}`"));
                     }
                     let npath = entry(&r.at("nodes"), &id);
@@ -172,7 +207,7 @@ impl Graph {
                     {
                         nodes.push(GraphNode {
                             id: id.clone(),
-                            node: Arc::from(node),
+                            node: Arc::new(node),
                             position,
                             text,
                             inputs: BTreeMap::new(),
@@ -188,7 +223,7 @@ impl Graph {
             None => d.push(r.at("nodes"), "is required"),
         }
         r.finish(d);
-        let mut graph = Graph { output, nodes };
+        let mut graph = Graph::from_nodes(output, nodes);
         // Connections.
         for (id, inputs) in raw_inputs {
             for (pin, src) in inputs {
@@ -278,64 +313,56 @@ impl Graph {
         })
     }
 
-    /// A cycle as a list of node ids, if the connections contain one.
+    /// A cycle as a list of node ids, if the connections contain one. Iterative: the depth of
+    /// the graph never reaches the call stack.
     pub fn find_cycle(&self) -> Option<Vec<String>> {
-        let index: HashMap<&str, usize> = self
+        // 0 = unvisited, 1 = on the path, 2 = done
+        let mut state = vec![0u8; self.nodes.len()];
+        let sources: Vec<Vec<usize>> = self
             .nodes
             .iter()
-            .enumerate()
-            .map(|(i, n)| (n.id.as_str(), i))
+            .map(|n| n.inputs.values().filter_map(|s| self.find(&s.node)).collect())
             .collect();
-        // 0 = unvisited, 1 = on stack, 2 = done
-        let mut state = vec![0u8; self.nodes.len()];
-        let mut stack: Vec<usize> = Vec::new();
-        fn visit(
-            g: &Graph,
-            i: usize,
-            index: &HashMap<&str, usize>,
-            state: &mut [u8],
-            stack: &mut Vec<usize>,
-        ) -> Option<Vec<String>> {
-            state[i] = 1;
-            stack.push(i);
-            for src in g.nodes[i].inputs.values() {
-                let Some(&j) = index.get(src.node.as_str()) else {
-                    continue;
-                };
-                if state[j] == 1 {
-                    let pos = stack.iter().position(|&k| k == j).unwrap_or(0);
-                    let mut ids: Vec<String> = stack[pos..]
-                        .iter()
-                        .map(|&k| g.nodes[k].id.clone())
-                        .collect();
-                    ids.push(g.nodes[j].id.clone());
-                    return Some(ids);
-                }
-                if state[j] == 0
-                    && let Some(c) = visit(g, j, index, state, stack)
-                {
-                    return Some(c);
-                }
+        for root in 0..self.nodes.len() {
+            if state[root] != 0 {
+                continue;
             }
-            stack.pop();
-            state[i] = 2;
-            None
-        }
-        for i in 0..self.nodes.len() {
-            if state[i] == 0
-                && let Some(c) = visit(self, i, &index, &mut state, &mut stack)
-            {
-                return Some(c);
+            // The current path with, for each node on it, the next source to visit.
+            let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+            state[root] = 1;
+            while let Some(&mut (i, ref mut next)) = path.last_mut() {
+                if let Some(&j) = sources[i].get(*next) {
+                    *next += 1;
+                    match state[j] {
+                        1 => {
+                            let pos = path.iter().position(|&(k, _)| k == j).unwrap_or(0);
+                            let mut ids: Vec<String> = path[pos..]
+                                .iter()
+                                .map(|&(k, _)| self.nodes[k].id.clone())
+                                .collect();
+                            ids.push(self.nodes[j].id.clone());
+                            return Some(ids);
+                        }
+                        0 => {
+                            state[j] = 1;
+                            path.push((j, 0));
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[i] = 2;
+                    path.pop();
+                }
             }
         }
         None
     }
 
-    /// Checks node parameters against the recipe (landform names, sampling domains).
-    pub fn check(&self, recipe: &Recipe, path: &str, d: &mut Diagnostics) {
+    /// Checks node parameters against the recipe context (landform names, sampling domains).
+    pub fn check(&self, ctx: &CheckContext, path: &str, d: &mut Diagnostics) {
         for n in &self.nodes {
             n.node.check(
-                recipe,
+                ctx,
                 &member(&entry(&member(path, "nodes"), &n.id), "params"),
                 d,
             );

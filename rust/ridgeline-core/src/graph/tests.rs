@@ -1,6 +1,6 @@
 use super::eval::GraphCache;
 use crate::error::Error;
-use crate::generate::generate;
+use crate::pipeline::generate::generate;
 use crate::nodes::Quality;
 use crate::recipe::{Document, Recipe};
 use std::sync::atomic::AtomicBool;
@@ -16,7 +16,7 @@ fn small(text: &str) -> Recipe {
     r
 }
 
-fn run(recipe: &Recipe, cache: &mut GraphCache) -> crate::generate::Generated {
+fn run(recipe: &Recipe, cache: &mut GraphCache) -> crate::pipeline::generate::Generated {
     generate(
         recipe,
         Quality::Final,

@@ -21,7 +21,6 @@
 use super::drainage::NEIGHBOURS;
 use crate::error::{Error, Result};
 use crate::grid::{Field, Grid};
-use crate::nodes::Quality;
 use crate::seed::splitmix64;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,23 +58,49 @@ pub struct ErosionParams {
 
 impl Default for ErosionParams {
     fn default() -> Self {
+        DEFAULT_PARAMS
+    }
+}
+
+/// How much work one run may do: the caller (the Erosion node) decides, e.g. a shorter budget
+/// for previews.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Droplets to simulate.
+    pub droplets: u32,
+    /// Steps per droplet.
+    pub lifetime: u32,
+    /// Thermal iterations.
+    pub thermal_iterations: u32,
+}
+
+impl Budget {
+    /// Everything the parameters ask for.
+    pub fn full(params: &ErosionParams) -> Self {
         Self {
-            iterations: 100_000,
-            lifetime: 30,
-            inertia: 0.05,
-            capacity: 4.0,
-            deposition: 0.3,
-            erosion_rate: 0.3,
-            evaporation: 0.01,
-            min_slope: 0.01,
-            gravity: 4.0,
-            brush_radius: 3,
-            thermal_strength: 0.5,
-            talus_angle: 35.0,
-            thermal_iterations: 20,
+            droplets: params.iterations,
+            lifetime: params.lifetime,
+            thermal_iterations: params.thermal_iterations,
         }
     }
 }
+
+/// The default parameters (documented in `docs/nodes.md`).
+pub const DEFAULT_PARAMS: ErosionParams = ErosionParams {
+    iterations: 100_000,
+    lifetime: 30,
+    inertia: 0.05,
+    capacity: 4.0,
+    deposition: 0.3,
+    erosion_rate: 0.3,
+    evaporation: 0.01,
+    min_slope: 0.01,
+    gravity: 4.0,
+    brush_radius: 3,
+    thermal_strength: 0.5,
+    talus_angle: 35.0,
+    thermal_iterations: 20,
+};
 
 /// Totals in sample-height units (sum of height changes over samples).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -139,25 +164,18 @@ struct Tile {
     ledger: Ledger,
 }
 
-/// Runs erosion. `seed` should come from the `erosion` channel.
+/// Runs erosion within `budget`. `seed` should come from the `erosion` channel.
 pub fn erode(
     grid: &Grid,
     input: &Field<f32>,
     params: &ErosionParams,
-    quality: Quality,
+    budget: Budget,
     seed: u64,
     cancel: &AtomicBool,
 ) -> Result<Eroded> {
     let (w, h) = (input.width(), input.depth());
     let mut heights = input.as_slice().to_vec();
-    let (droplets, lifetime, thermal) = match quality {
-        Quality::Final => (
-            params.iterations,
-            params.lifetime,
-            params.thermal_iterations,
-        ),
-        Quality::Preview => (params.iterations / 8, (params.lifetime / 2).max(1), 0),
-    };
+    let (droplets, lifetime, thermal) = (budget.droplets, budget.lifetime, budget.thermal_iterations);
     let brush = brush(params.brush_radius);
     let margin = params.brush_radius as usize + 1;
     let mut ledger = Ledger::default();

@@ -1,4 +1,5 @@
-//! Hydrology: drainage (priority flood, flow, basins) and erosion.
+//! Hydrology: drainage (priority flood, flow, basins), erosion and water bodies. (The water
+//! nodes' tests, which run whole graphs, are in `nodes/hydrology_tests.rs`.)
 
 pub mod drainage;
 pub mod erosion;
@@ -6,5 +7,3 @@ pub mod water;
 
 pub use drainage::{Basin, Drainage};
 
-#[cfg(test)]
-mod node_tests;

@@ -65,21 +65,24 @@ pub struct Appearance {
 
 impl Default for Appearance {
     fn default() -> Self {
-        Self {
-            shallow_color: [0.25, 0.55, 0.6, 0.6],
-            deep_color: [0.03, 0.15, 0.25, 0.95],
-            absorption_distance: 4.0,
-            roughness: 0.05,
-            wave_amplitude: 0.05,
-            wave_length: 2.0,
-            wave_speed: 0.5,
-            normal_strength: 1.0,
-            foam_width: 0.5,
-            foam_strength: 0.5,
-            foam_color: [1.0, 1.0, 1.0, 1.0],
-        }
+        DEFAULT_APPEARANCE
     }
 }
+
+/// The default appearance (documented in `docs/nodes.md`).
+pub const DEFAULT_APPEARANCE: Appearance = Appearance {
+    shallow_color: [0.25, 0.55, 0.6, 0.6],
+    deep_color: [0.03, 0.15, 0.25, 0.95],
+    absorption_distance: 4.0,
+    roughness: 0.05,
+    wave_amplitude: 0.05,
+    wave_length: 2.0,
+    wave_speed: 0.5,
+    normal_strength: 1.0,
+    foam_width: 0.5,
+    foam_strength: 0.5,
+    foam_color: [1.0, 1.0, 1.0, 1.0],
+};
 
 /// What defines a body's footprint.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,13 +2,54 @@
 //! Drainage result's closed basins. Ids are `<node id>/basin/<sink x>_<sink z>`, so changing the
 //! body budget never renumbers surviving lakes.
 
-use super::util::{drainage_input, non_negative, put_f64, water_input};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
-use crate::error::{Diagnostics, Result};
+use super::util::{drainage_input, water_input};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    Read, optional, pin,
+};
+use crate::doc::params::{ParamSpec, Range};
+use crate::error::Result;
 use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
-use crate::recipe::reader::ObjectReader;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::sync::Arc;
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "basin_water",
+    title: "Basin Water",
+    category: Category::Water,
+    description: "Proposes lakes at the spill levels of a drainage result's closed basins",
+    icon: "lake",
+    inputs: &[
+        pin("drainage", PinKind::Drainage),
+        optional("water", PinKind::Water),
+    ],
+    outputs: &[pin("water", PinKind::Water)],
+    params: &[&[
+        ParamSpec::number("minimum_depth", 1.0, Range::NonNegative)
+            .unit("m")
+            .doc("shallowest basin that becomes a lake"),
+        ParamSpec::number("minimum_area", 16.0, Range::NonNegative)
+            .unit("m²")
+            .doc("smallest basin area that becomes a lake"),
+        ParamSpec::integer("maximum_bodies", 16, 0, 1024)
+            .doc("most lakes proposed (deepest first)"),
+        ParamSpec::number("level_offset", 0.0, Range::Magnitude(1e6))
+            .unit("m")
+            .doc("added to each spill level (negative lowers proposals)"),
+    ]],
+    // Body ids start with the node id.
+    reads: &[Read::NodeId],
+    canonical: Canonical::OmitDefaults,
+    build: |p, _, _| {
+        Box::new(BasinWater {
+            minimum_depth: p.number("minimum_depth"),
+            minimum_area: p.number("minimum_area"),
+            maximum_bodies: p.integer("maximum_bodies") as u32,
+            level_offset: p.number("level_offset"),
+        })
+    },
+};
 
 /// Parameters: `minimum_depth` (1), `minimum_area` (16 world units²), `maximum_bodies` (16),
 /// `level_offset` (0; negative lowers proposals below the spill level).
@@ -20,52 +61,7 @@ pub struct BasinWater {
     level_offset: f64,
 }
 
-impl BasinWater {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let s = Self {
-            minimum_depth: r.f64(d, "minimum_depth", 1.0, non_negative),
-            minimum_area: r.f64(d, "minimum_area", 16.0, non_negative),
-            maximum_bodies: r.int(d, "maximum_bodies", 16, 0..=1024) as u32,
-            level_offset: r.f64(d, "level_offset", 0.0, |x| {
-                (x.abs() > 1e6).then(|| format!("must be within ±1000000, got {x}"))
-            }),
-        };
-        r.finish(d);
-        s
-    }
-}
-
-const INPUTS: &[PinSpec] = &[
-    pin("drainage", PinKind::Drainage),
-    optional("water", PinKind::Water),
-];
-const OUTPUTS: &[PinSpec] = &[pin("water", PinKind::Water)];
-
 impl NodeImpl for BasinWater {
-    fn type_id(&self) -> &'static str {
-        "basin_water"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        put_f64(&mut m, "minimum_depth", self.minimum_depth, Some(1.0));
-        put_f64(&mut m, "minimum_area", self.minimum_area, Some(16.0));
-        if self.maximum_bodies != 16 {
-            m.insert("maximum_bodies".into(), Value::from(self.maximum_bodies));
-        }
-        put_f64(&mut m, "level_offset", self.level_offset, Some(0.0));
-        m
-    }
-    fn depends_on_node_id(&self) -> bool {
-        true
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let drainage = drainage_input(inputs, 0)?;
         let [dx, dz] = ctx.grid.spacing();
@@ -91,11 +87,12 @@ impl NodeImpl for BasinWater {
         let mut set = water_input(inputs, 1, &ctx.grid)?
             .cloned()
             .unwrap_or_else(|| WaterSet::empty(ctx.grid));
+        let node_id = ctx.node_id()?;
         let mut ids = Vec::new();
         for b in &eligible {
             let [sx, sz] = b.sink;
             let pos = ctx.grid.sample_position(sx as usize, sz as usize);
-            let id = format!("{}/basin/{sx}_{sz}", ctx.node_id);
+            let id = format!("{node_id}/basin/{sx}_{sz}");
             let size = ctx.grid.size();
             set.add(
                 WaterBody {

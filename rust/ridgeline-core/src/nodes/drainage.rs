@@ -2,44 +2,38 @@
 //! accumulation mask. See `hydrology::drainage` for the algorithm.
 
 use super::util::input;
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
-use crate::error::{Diagnostics, Result};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    pin,
+};
+use crate::error::Result;
 use crate::hydrology::Drainage;
-use crate::recipe::reader::ObjectReader;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::sync::Arc;
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "drainage",
+    title: "Drainage",
+    category: Category::Simulation,
+    description: "Priority-flood drainage: receivers, flow accumulation and closed basins",
+    icon: "drainage",
+    inputs: &[pin("field", PinKind::Heightfield)],
+    outputs: &[
+        pin("drainage", PinKind::Drainage),
+        pin("flow", PinKind::Mask),
+    ],
+    params: &[],
+    reads: &[],
+    canonical: Canonical::OmitDefaults,
+    build: |_, _, _| Box::new(DrainageNode),
+};
 
 /// No parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DrainageNode;
 
-impl DrainageNode {
-    /// Parses the node's (empty) params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        ObjectReader::new(path, params, d).finish(d);
-        Self
-    }
-}
-
-const INPUTS: &[PinSpec] = &[pin("field", PinKind::Heightfield)];
-const OUTPUTS: &[PinSpec] = &[
-    pin("drainage", PinKind::Drainage),
-    pin("flow", PinKind::Mask),
-];
-
 impl NodeImpl for DrainageNode {
-    fn type_id(&self) -> &'static str {
-        "drainage"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        Map::new()
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         ctx.check_cancel()?;

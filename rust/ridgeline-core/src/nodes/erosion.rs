@@ -1,16 +1,102 @@
 //! Erosion node (`erosion`): hydraulic droplet erosion plus thermal relaxation. See
 //! `hydrology::erosion` for the model, determinism and the ledger.
 
-use super::util::{input, non_negative, positive, put_f64, within};
+use super::util::input;
 use super::{
-    EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, Quality, optional, pin,
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    Quality, Read, optional, pin,
 };
-use crate::error::{Diagnostics, Error, Result};
-use crate::hydrology::erosion::{ErosionParams, erode};
-use crate::recipe::reader::ObjectReader;
+use crate::doc::params::{ParamSpec, Params, Range};
+use crate::error::{Error, Result};
+use crate::hydrology::erosion::{Budget, DEFAULT_PARAMS as DEF, ErosionParams, erode};
 use crate::seed::sub_seed;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::sync::Arc;
+
+const UNIT: Range = Range::Within(0.0, 1.0);
+
+/// The registry entry (defaults come from [`DEF`], the algorithm's own).
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "erosion",
+    title: "Erosion",
+    category: Category::Simulation,
+    description: "Hydraulic droplet erosion plus thermal relaxation",
+    icon: "erosion",
+    inputs: &[
+        pin("field", PinKind::Heightfield),
+        optional("drainage", PinKind::Drainage),
+    ],
+    outputs: &[
+        pin("heightfield", PinKind::Heightfield),
+        pin("deposited", PinKind::Mask),
+        pin("eroded", PinKind::Mask),
+        pin("change", PinKind::Heightfield),
+    ],
+    params: &[&[
+        ParamSpec::integer("iterations", DEF.iterations as i64, 0, 20_000_000)
+            .doc("droplet count (0 skips hydraulic erosion); Preview runs 1/8"),
+        ParamSpec::integer("droplet_lifetime", DEF.lifetime as i64, 1, 512)
+            .doc("steps per droplet; Preview runs half"),
+        ParamSpec::single("inertia", DEF.inertia as f64, UNIT)
+            .doc("how much a droplet keeps its direction"),
+        ParamSpec::single("capacity", DEF.capacity as f64, Range::PositiveUpTo(1000.0))
+            .doc("sediment capacity factor"),
+        ParamSpec::single("deposition", DEF.deposition as f64, UNIT)
+            .doc("fraction of excess sediment deposited per step"),
+        ParamSpec::single("erosion_rate", DEF.erosion_rate as f64, UNIT)
+            .doc("fraction of free capacity eroded per step"),
+        ParamSpec::single("evaporation", DEF.evaporation as f64, UNIT)
+            .doc("water lost per step"),
+        ParamSpec::single("min_slope", DEF.min_slope as f64, Range::NonNegativeUpTo(10.0))
+            .doc("smallest slope used for capacity (keeps flat ground erodible)"),
+        ParamSpec::single("gravity", DEF.gravity as f64, Range::NonNegativeUpTo(100.0))
+            .doc("acceleration along slopes"),
+        ParamSpec::integer("brush_radius", DEF.brush_radius as i64, 1, 8)
+            .unit("cells")
+            .doc("erosion brush radius"),
+        ParamSpec::single("thermal_strength", DEF.thermal_strength as f64, UNIT)
+            .doc("fraction of the excess drop moved per thermal iteration"),
+        ParamSpec::single("talus_angle", DEF.talus_angle as f64, Range::Within(0.0, 89.0))
+            .unit("degrees")
+            .doc("steeper neighbour drops relax"),
+        ParamSpec::integer("thermal_iterations", DEF.thermal_iterations as i64, 0, 500)
+            .doc("thermal iterations (Final only)"),
+    ]],
+    reads: &[Read::Seed, Read::Quality],
+    canonical: Canonical::OmitDefaults,
+    build: |p, _, _| Box::new(Erosion { params: params_from(p) }),
+};
+
+fn params_from(p: &Params) -> ErosionParams {
+    ErosionParams {
+        iterations: p.integer("iterations") as u32,
+        lifetime: p.integer("droplet_lifetime") as u32,
+        inertia: p.single("inertia"),
+        capacity: p.single("capacity"),
+        deposition: p.single("deposition"),
+        erosion_rate: p.single("erosion_rate"),
+        evaporation: p.single("evaporation"),
+        min_slope: p.single("min_slope"),
+        gravity: p.single("gravity"),
+        brush_radius: p.integer("brush_radius") as u32,
+        thermal_strength: p.single("thermal_strength"),
+        talus_angle: p.single("talus_angle"),
+        thermal_iterations: p.integer("thermal_iterations") as u32,
+    }
+}
+
+/// The erosion budget at `quality`: Final runs everything the parameters ask for; Preview runs
+/// 1/8 of the droplets at half their lifetime and skips the thermal pass.
+pub fn erosion_budget(params: &ErosionParams, quality: Quality) -> Budget {
+    match quality {
+        Quality::Final => Budget::full(params),
+        Quality::Preview => Budget {
+            droplets: params.iterations / 8,
+            lifetime: (params.lifetime / 2).max(1),
+            thermal_iterations: 0,
+        },
+    }
+}
 
 /// Parameters: see [`ErosionParams`] (defaults and ranges in `docs/nodes.md`).
 #[derive(Debug, Clone, PartialEq)]
@@ -19,145 +105,7 @@ pub struct Erosion {
     pub params: ErosionParams,
 }
 
-impl Erosion {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let def = ErosionParams::default();
-        let mut r = ObjectReader::new(path, params, d);
-        let p = ErosionParams {
-            iterations: r.int(d, "iterations", def.iterations as i64, 0..=20_000_000) as u32,
-            lifetime: r.int(d, "droplet_lifetime", def.lifetime as i64, 1..=512) as u32,
-            inertia: r.f64(d, "inertia", def.inertia as f64, within(0.0, 1.0)) as f32,
-            capacity: r.f64(d, "capacity", def.capacity as f64, |x| {
-                positive(x).or_else(|| within(0.0, 1000.0)(x))
-            }) as f32,
-            deposition: r.f64(d, "deposition", def.deposition as f64, within(0.0, 1.0)) as f32,
-            erosion_rate: r.f64(d, "erosion_rate", def.erosion_rate as f64, within(0.0, 1.0))
-                as f32,
-            evaporation: r.f64(d, "evaporation", def.evaporation as f64, within(0.0, 1.0)) as f32,
-            min_slope: r.f64(d, "min_slope", def.min_slope as f64, |x| {
-                non_negative(x).or_else(|| within(0.0, 10.0)(x))
-            }) as f32,
-            gravity: r.f64(d, "gravity", def.gravity as f64, |x| {
-                non_negative(x).or_else(|| within(0.0, 100.0)(x))
-            }) as f32,
-            brush_radius: r.int(d, "brush_radius", def.brush_radius as i64, 1..=8) as u32,
-            thermal_strength: r.f64(
-                d,
-                "thermal_strength",
-                def.thermal_strength as f64,
-                within(0.0, 1.0),
-            ) as f32,
-            talus_angle: r.f64(d, "talus_angle", def.talus_angle as f64, within(0.0, 89.0)) as f32,
-            thermal_iterations: r.int(
-                d,
-                "thermal_iterations",
-                def.thermal_iterations as i64,
-                0..=500,
-            ) as u32,
-        };
-        r.finish(d);
-        Self { params: p }
-    }
-}
-
-const INPUTS: &[PinSpec] = &[
-    pin("field", PinKind::Heightfield),
-    optional("drainage", PinKind::Drainage),
-];
-const OUTPUTS: &[PinSpec] = &[
-    pin("heightfield", PinKind::Heightfield),
-    pin("deposited", PinKind::Mask),
-    pin("eroded", PinKind::Mask),
-    pin("change", PinKind::Heightfield),
-];
-
 impl NodeImpl for Erosion {
-    fn type_id(&self) -> &'static str {
-        "erosion"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let (p, def) = (&self.params, ErosionParams::default());
-        let mut m = Map::new();
-        let int = |m: &mut Map<String, Value>, k: &str, v: u32, d: u32| {
-            if v != d {
-                m.insert(k.into(), Value::from(v));
-            }
-        };
-        int(&mut m, "iterations", p.iterations, def.iterations);
-        int(&mut m, "droplet_lifetime", p.lifetime, def.lifetime);
-        put_f64(
-            &mut m,
-            "inertia",
-            p.inertia as f64,
-            Some(def.inertia as f64),
-        );
-        put_f64(
-            &mut m,
-            "capacity",
-            p.capacity as f64,
-            Some(def.capacity as f64),
-        );
-        put_f64(
-            &mut m,
-            "deposition",
-            p.deposition as f64,
-            Some(def.deposition as f64),
-        );
-        put_f64(
-            &mut m,
-            "erosion_rate",
-            p.erosion_rate as f64,
-            Some(def.erosion_rate as f64),
-        );
-        put_f64(
-            &mut m,
-            "evaporation",
-            p.evaporation as f64,
-            Some(def.evaporation as f64),
-        );
-        put_f64(
-            &mut m,
-            "min_slope",
-            p.min_slope as f64,
-            Some(def.min_slope as f64),
-        );
-        put_f64(
-            &mut m,
-            "gravity",
-            p.gravity as f64,
-            Some(def.gravity as f64),
-        );
-        int(&mut m, "brush_radius", p.brush_radius, def.brush_radius);
-        put_f64(
-            &mut m,
-            "thermal_strength",
-            p.thermal_strength as f64,
-            Some(def.thermal_strength as f64),
-        );
-        put_f64(
-            &mut m,
-            "talus_angle",
-            p.talus_angle as f64,
-            Some(def.talus_angle as f64),
-        );
-        int(
-            &mut m,
-            "thermal_iterations",
-            p.thermal_iterations,
-            def.thermal_iterations,
-        );
-        m
-    }
-    fn depends_on_quality(&self) -> bool {
-        true
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         if let Some(d) = inputs
@@ -172,18 +120,19 @@ impl NodeImpl for Erosion {
                 "the connected drainage was computed on a different grid than `field`",
             ));
         }
-        let seed = sub_seed(ctx.recipe.seed, "erosion");
+        let seed = sub_seed(ctx.seed()?, "erosion");
+        let quality = ctx.quality()?;
         let e = erode(
             &ctx.grid,
             field,
             &self.params,
-            ctx.quality,
+            erosion_budget(&self.params, quality),
             seed,
             ctx.cancel,
         )?;
         let l = e.ledger;
         let details = json!({
-            "quality": if ctx.quality == Quality::Final { "final" } else { "preview" },
+            "quality": if quality == Quality::Final { "final" } else { "preview" },
             "ledger": { "eroded": l.eroded, "deposited": l.deposited, "exported": l.exported, "suspended": l.suspended },
         });
         Ok(Evaluated {

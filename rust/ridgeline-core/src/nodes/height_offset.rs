@@ -1,13 +1,38 @@
 //! Height Offset node (`height_offset`): `field + offset × mask` per sample (mask = 1 when not
 //! connected).
 
-use super::height_blend::same_grid;
-use super::util::{input, put_f64};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
-use crate::error::{Diagnostics, Result};
-use crate::recipe::reader::ObjectReader;
-use serde_json::{Map, Value};
+use super::util::{input, optional_input, same_grid};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    optional, pin,
+};
+use crate::doc::params::{ParamSpec, Range};
+use crate::error::Result;
 use std::sync::Arc;
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "height_offset",
+    title: "Height Offset",
+    category: Category::Modifier,
+    description: "Raises or lowers a heightfield, optionally by mask",
+    icon: "offset",
+    inputs: &[
+        pin("field", PinKind::Heightfield),
+        optional("mask", PinKind::Mask),
+    ],
+    outputs: &[pin("heightfield", PinKind::Heightfield)],
+    params: &[&[ParamSpec::number("offset", 0.0, Range::Magnitude(1.0e6))
+        .unit("m")
+        .doc("height added where the mask is 1")]],
+    reads: &[],
+    canonical: Canonical::OmitDefaults,
+    build: |p, _, _| {
+        Box::new(HeightOffset {
+            offset: p.number("offset"),
+        })
+    },
+};
 
 /// Parameters: `offset` (0, world units, within ±1000000).
 #[derive(Debug, Clone, PartialEq)]
@@ -16,42 +41,10 @@ pub struct HeightOffset {
     pub offset: f64,
 }
 
-impl HeightOffset {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let offset = r.f64(d, "offset", 0.0, |x| {
-            (x.abs() > 1.0e6).then(|| format!("must be within ±1000000, got {x}"))
-        });
-        r.finish(d);
-        Self { offset }
-    }
-}
-
-const INPUTS: &[PinSpec] = &[
-    pin("field", PinKind::Heightfield),
-    optional("mask", PinKind::Mask),
-];
-const OUTPUTS: &[PinSpec] = &[pin("heightfield", PinKind::Heightfield)];
-
 impl NodeImpl for HeightOffset {
-    fn type_id(&self) -> &'static str {
-        "height_offset"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        put_f64(&mut m, "offset", self.offset, Some(0.0));
-        m
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
-        let mask = inputs.get(1).copied().flatten().map(PinValue::field);
+        let mask = optional_input(inputs, 1)?;
         let mut all = vec![field];
         all.extend(mask);
         same_grid(&all)?;

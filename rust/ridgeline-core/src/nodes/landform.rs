@@ -1,12 +1,36 @@
 //! Landform node (`landform`): the recipe's named landform shape as a heightfield.
 
-use super::shape_params::{check_domain, shape_field};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::util::shape_field;
+use super::{
+    Canonical, Category, CheckContext, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec,
+    PinKind, PinSpec, PinValue, Read, pin,
+};
+use crate::doc::params::{Initial, ParamSpec, ParamType};
 use crate::error::{Diagnostics, Result};
-use crate::recipe::Recipe;
-use crate::recipe::reader::ObjectReader;
-use serde_json::{Map, Value};
+use crate::landform::{Landforms, check_domain};
 use std::sync::Arc;
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "landform",
+    title: "Landform",
+    category: Category::Generator,
+    description: "The recipe's named landform shape",
+    icon: "landform",
+    inputs: &[],
+    outputs: OUTPUTS,
+    params: &[&[ParamSpec::of("landform", ParamType::String, Initial::Unset)
+        .doc("landform name; default: the recipe's default_landform")]],
+    reads: &[Read::Seed, Read::Landforms],
+    canonical: Canonical::OmitDefaults,
+    build: |p, _, _| {
+        Box::new(Landform {
+            landform: p.text("landform").map(str::to_string),
+        })
+    },
+};
+
+const OUTPUTS: &[PinSpec] = &[pin("heightfield", PinKind::Heightfield)];
 
 /// Parameters: `landform` (name; default: the recipe's `default_landform`).
 #[derive(Debug, Clone, PartialEq)]
@@ -15,57 +39,28 @@ pub struct Landform {
     pub landform: Option<String>,
 }
 
-impl Landform {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let landform = r.opt_str(d, "landform");
-        r.finish(d);
-        Self { landform }
-    }
-}
-
-const OUTPUTS: &[PinSpec] = &[pin("heightfield", PinKind::Heightfield)];
-
 impl NodeImpl for Landform {
-    fn type_id(&self) -> &'static str {
-        "landform"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        &[]
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        if let Some(l) = &self.landform {
-            m.insert("landform".into(), Value::from(l.clone()));
-        }
-        m
-    }
-    fn check(&self, recipe: &Recipe, path: &str, d: &mut Diagnostics) {
-        let name = self.landform.as_deref().unwrap_or(&recipe.default_landform);
-        match recipe.landform(name) {
-            Some(shape) => check_domain(&shape, recipe.size_f32(), path, d),
+    fn check(&self, ctx: &CheckContext, path: &str, d: &mut Diagnostics) {
+        let name = self.landform.as_deref().unwrap_or(ctx.landforms.default_name);
+        match ctx.landforms.get(name) {
+            Some(shape) => check_domain(&shape, ctx.size, path, d),
             None => d.push(
                 format!("{path}.landform"),
                 format!(
                     "names landform `{name}`, which the recipe does not define; defined: {}",
-                    recipe.landform_names().join(", ")
+                    ctx.landforms.names().join(", ")
                 ),
             ),
         }
     }
     fn evaluate(&self, ctx: &EvalContext, _inputs: &Inputs) -> Result<Evaluated> {
-        let name = self
-            .landform
-            .as_deref()
-            .unwrap_or(&ctx.recipe.default_landform);
-        let shape = ctx.recipe.landform(name).ok_or_else(|| {
+        let landforms = ctx.landforms()?;
+        let name = self.landform.as_deref().unwrap_or(landforms.default_name);
+        let shape = landforms.get(name).ok_or_else(|| {
             crate::error::Error::invalid("landform", format!("unknown landform `{name}`"))
         })?;
-        let field = shape_field(ctx, &shape, ctx.recipe.landform_seeds(name))?;
+        let field = shape_field(ctx, &shape, Landforms::seeds(ctx.seed()?, name))?;
         Ok(vec![PinValue::Heightfield(Arc::new(field))].into())
     }
 }
+

@@ -1,15 +1,43 @@
 //! Noise terrain node (`noise_terrain`): a seeded noise heightfield with the landform controls
 //! inline, plus `seed_offset` to decorrelate several noise sources.
 
-use super::shape_params::{check_domain, parse_shape, shape_field, shape_json};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::util::shape_field;
+use super::{
+    Canonical, Category, CheckContext, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec,
+    PinKind, PinSpec, PinValue, Read, pin,
+};
+use crate::doc::params::{ParamSpec, ParamType, Initial, Range};
 use crate::error::{Diagnostics, Result};
+use crate::landform::{SHAPE_PARAMS, check_domain, shape_from};
 use crate::noise::{ShapeParams, ShapeSeeds};
-use crate::recipe::Recipe;
-use crate::recipe::reader::ObjectReader;
 use crate::seed::{splitmix64, sub_seed};
-use serde_json::{Map, Value};
 use std::sync::Arc;
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "noise_terrain",
+    title: "Noise Terrain",
+    category: Category::Generator,
+    description: "A seeded noise heightfield with inline landform controls",
+    icon: "noise",
+    inputs: &[],
+    outputs: OUTPUTS,
+    params: &[SHAPE_PARAMS, &[ParamSpec {
+        range: Range::Any,
+        ..ParamSpec::of("seed_offset", ParamType::Integer, Initial::Integer(0))
+    }
+    .doc("mixed into the landform sub-seed to decorrelate noise sources")]],
+    reads: &[Read::Seed],
+    canonical: Canonical::OmitDefaults,
+    build: |p, _, _| {
+        Box::new(NoiseTerrain {
+            shape: shape_from(p),
+            seed_offset: p.unsigned("seed_offset"),
+        })
+    },
+};
+
+const OUTPUTS: &[PinSpec] = &[pin("heightfield", PinKind::Heightfield)];
 
 /// Parameters: the landform shape controls and `seed_offset` (integer, default 0).
 #[derive(Debug, Clone, PartialEq)]
@@ -20,42 +48,12 @@ pub struct NoiseTerrain {
     pub seed_offset: u64,
 }
 
-impl NoiseTerrain {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let shape = parse_shape(&mut r, d);
-        let seed_offset = r.u64(d, "seed_offset", 0);
-        r.finish(d);
-        Self { shape, seed_offset }
-    }
-}
-
-const OUTPUTS: &[PinSpec] = &[pin("heightfield", PinKind::Heightfield)];
-
 impl NodeImpl for NoiseTerrain {
-    fn type_id(&self) -> &'static str {
-        "noise_terrain"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        &[]
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        shape_json(&self.shape, &mut m);
-        if self.seed_offset != 0 {
-            m.insert("seed_offset".into(), Value::from(self.seed_offset));
-        }
-        m
-    }
-    fn check(&self, recipe: &Recipe, path: &str, d: &mut Diagnostics) {
-        check_domain(&self.shape, recipe.size_f32(), path, d);
+    fn check(&self, ctx: &CheckContext, path: &str, d: &mut Diagnostics) {
+        check_domain(&self.shape, ctx.size, path, d);
     }
     fn evaluate(&self, ctx: &EvalContext, _inputs: &Inputs) -> Result<Evaluated> {
-        let seed = ctx.recipe.seed;
+        let seed = ctx.seed()?;
         let seeds = ShapeSeeds {
             landform: splitmix64(sub_seed(seed, "landform") ^ self.seed_offset),
             warp: splitmix64(sub_seed(seed, "landform_warp") ^ self.seed_offset),

@@ -1,17 +1,60 @@
 //! Path Distance Mask node (`path_distance_mask`): 1 within `width` (half width) of a polyline,
 //! fading smoothly to 0 over `falloff` beyond it.
 
-use super::util::{fade_out, input, json_points, mask_from, non_negative, put_f64};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, pin};
-use crate::error::{Diagnostics, Result};
-use crate::recipe::reader::{ObjectReader, read_points};
-use serde_json::{Map, Value};
+use super::util::{check_segment_work, fade_out, input, mask_from};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, pin,
+};
+use crate::doc::params::{Initial, ParamSpec, ParamType, Range};
+use crate::error::Result;
 
 /// Default points: `[[0,0],[0,100]]`.
-const DEFAULT_POINTS: [[f64; 2]; 2] = [[0.0, 0.0], [0.0, 100.0]];
+const DEFAULT_POINTS: &[[f64; 2]] = &[[0.0, 0.0], [0.0, 100.0]];
 
-/// Parameters: `points` (≥ 2 `[x, z]`, terrain-local; may leave the terrain; repeats allowed),
-/// `width` (20, ≥ 0, fully weighted half width), `falloff` (40, ≥ 0).
+/// Most points in a path (each adds a segment tested at every sample).
+pub const MAX_POINTS: usize = 65_536;
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "path_distance_mask",
+    title: "Path Distance Mask",
+    category: Category::Mask,
+    description: "A corridor around a polyline",
+    icon: "mask_path",
+    inputs: &[pin("field", PinKind::Heightfield)],
+    outputs: &[pin("mask", PinKind::Mask)],
+    params: &[&[
+        ParamSpec::of(
+            "points",
+            ParamType::PointList {
+                dims: 2,
+                min: 2,
+                max: MAX_POINTS,
+            },
+            Initial::Points(DEFAULT_POINTS),
+        )
+        .unit("m")
+        .doc("the polyline, terrain-local [x, z]; may leave the terrain; repeats allowed"),
+        ParamSpec::number("width", 20.0, Range::NonNegative)
+            .unit("m")
+            .doc("half width of the fully weighted core"),
+        ParamSpec::number("falloff", 40.0, Range::NonNegative)
+            .unit("m")
+            .doc("smooth transition beyond the core"),
+    ]],
+    reads: &[],
+    canonical: Canonical::OmitDefaults,
+    build: |p, _, _| {
+        Box::new(PathDistanceMask {
+            points: p.points2("points").unwrap_or_default(),
+            width: p.number("width"),
+            falloff: p.number("falloff"),
+        })
+    },
+};
+
+/// Parameters: `points` (2..=65536 `[x, z]`, terrain-local; may leave the terrain; repeats
+/// allowed), `width` (20, ≥ 0, fully weighted half width), `falloff` (40, ≥ 0).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PathDistanceMask {
     /// The polyline.
@@ -23,23 +66,6 @@ pub struct PathDistanceMask {
 }
 
 impl PathDistanceMask {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let points = match r.raw("points") {
-            Some(v) => read_points(&r.at("points"), v, 2, d).unwrap_or_default(),
-            None => DEFAULT_POINTS.to_vec(),
-        };
-        let width = r.f64(d, "width", 20.0, non_negative);
-        let falloff = r.f64(d, "falloff", 40.0, non_negative);
-        r.finish(d);
-        Self {
-            points,
-            width,
-            falloff,
-        }
-    }
-
     /// Mask value at a terrain-local point.
     pub fn value_at(&self, x: f64, z: f64) -> f32 {
         let mut best = f64::INFINITY;
@@ -64,30 +90,10 @@ pub fn segment_distance(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> f64 {
     (dx * dx + dz * dz).sqrt()
 }
 
-const INPUTS: &[PinSpec] = &[pin("field", PinKind::Heightfield)];
-const OUTPUTS: &[PinSpec] = &[pin("mask", PinKind::Mask)];
-
 impl NodeImpl for PathDistanceMask {
-    fn type_id(&self) -> &'static str {
-        "path_distance_mask"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        if self.points != DEFAULT_POINTS {
-            m.insert("points".into(), json_points(&self.points));
-        }
-        put_f64(&mut m, "width", self.width, Some(20.0));
-        put_f64(&mut m, "falloff", self.falloff, Some(40.0));
-        m
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         input(inputs, 0, "field")?;
+        check_segment_work(&ctx.grid, self.points.len().saturating_sub(1), "params.points")?;
         Ok(vec![mask_from(ctx, |x, z| self.value_at(x, z))?].into())
     }
 }

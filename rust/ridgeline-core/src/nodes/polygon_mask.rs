@@ -2,17 +2,60 @@
 //! smoothly to 0 over `falloff` outside. Either winding and concave shapes work;
 //! self-intersections use the even-odd rule (crossing an edge switches inside/outside).
 
-use super::path_distance_mask::segment_distance;
-use super::util::{fade_out, input, json_points, mask_from, non_negative, put_f64};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, pin};
-use crate::error::{Diagnostics, Result};
-use crate::recipe::reader::{ObjectReader, read_points};
-use serde_json::{Map, Value};
+use super::path_distance_mask::{MAX_POINTS, segment_distance};
+use super::util::{check_segment_work, fade_out, input, mask_from};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, pin,
+};
+use crate::doc::params::{Initial, ParamSpec, ParamType, Range};
+use crate::error::Result;
 
-const DEFAULT_POINTS: [[f64; 2]; 4] = [[0.0, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
+const DEFAULT_POINTS: &[[f64; 2]] = &[[0.0, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
 
-/// Parameters: `points` (≥ 3 non-collinear `[x, z]`; the last connects to the first; repeats
-/// and an explicit closing point are fine), `falloff` (20, ≥ 0).
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "polygon_mask",
+    title: "Polygon Mask",
+    category: Category::Mask,
+    description: "A closed polygon (even-odd fill)",
+    icon: "mask_polygon",
+    inputs: &[pin("field", PinKind::Heightfield)],
+    outputs: &[pin("mask", PinKind::Mask)],
+    params: &[&[
+        ParamSpec::of(
+            "points",
+            ParamType::PointList {
+                dims: 2,
+                min: 3,
+                max: MAX_POINTS,
+            },
+            Initial::Points(DEFAULT_POINTS),
+        )
+        .unit("m")
+        .doc("vertices, terrain-local [x, z]; the last connects to the first; not all collinear"),
+        ParamSpec::number("falloff", 20.0, Range::NonNegative)
+            .unit("m")
+            .doc("smooth transition outside the polygon"),
+    ]],
+    reads: &[],
+    canonical: Canonical::OmitDefaults,
+    build: |p, path, d| {
+        let points = p.points2("points").unwrap_or_default();
+        if points.len() >= 3 && collinear(&points) {
+            d.push(
+                crate::doc::reader::member(path, "points"),
+                "all points lie on one line; a polygon needs at least three non-collinear points",
+            );
+        }
+        Box::new(PolygonMask {
+            points,
+            falloff: p.number("falloff"),
+        })
+    },
+};
+
+/// Parameters: `points` (3..=65536 non-collinear `[x, z]`; the last connects to the first;
+/// repeats and an explicit closing point are fine), `falloff` (20, ≥ 0).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PolygonMask {
     /// Polygon vertices.
@@ -22,22 +65,15 @@ pub struct PolygonMask {
 }
 
 impl PolygonMask {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let points = match r.raw("points") {
-            Some(v) => read_points(&r.at("points"), v, 3, d).unwrap_or_default(),
-            None => DEFAULT_POINTS.to_vec(),
-        };
-        if points.len() >= 3 && collinear(&points) {
-            d.push(
-                r.at("points"),
-                "all points lie on one line; a polygon needs at least three non-collinear points",
-            );
+    /// Parses the node's params (tests).
+    #[cfg(test)]
+    fn parse(params: &serde_json::Value, path: &str, d: &mut crate::error::Diagnostics) -> Self {
+        let p = crate::doc::params::Params::read(SPEC.params, params, path, d);
+        drop((SPEC.build)(&p, path, d));
+        Self {
+            points: p.points2("points").unwrap_or_default(),
+            falloff: p.number("falloff"),
         }
-        let falloff = r.f64(d, "falloff", 20.0, non_negative);
-        r.finish(d);
-        Self { points, falloff }
     }
 
     /// Even-odd containment (boundary excluded; see [`PolygonMask::value_at`]).
@@ -91,29 +127,10 @@ fn collinear(points: &[[f64; 2]]) -> bool {
     })
 }
 
-const INPUTS: &[PinSpec] = &[pin("field", PinKind::Heightfield)];
-const OUTPUTS: &[PinSpec] = &[pin("mask", PinKind::Mask)];
-
 impl NodeImpl for PolygonMask {
-    fn type_id(&self) -> &'static str {
-        "polygon_mask"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        if self.points != DEFAULT_POINTS {
-            m.insert("points".into(), json_points(&self.points));
-        }
-        put_f64(&mut m, "falloff", self.falloff, Some(20.0));
-        m
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         input(inputs, 0, "field")?;
+        check_segment_work(&ctx.grid, self.points.len(), "params.points")?;
         Ok(vec![mask_from(ctx, |x, z| self.value_at(x, z))?].into())
     }
 }
@@ -121,6 +138,7 @@ impl NodeImpl for PolygonMask {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Diagnostics;
     use serde_json::json;
 
     #[test]

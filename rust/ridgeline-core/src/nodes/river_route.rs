@@ -1,15 +1,78 @@
 //! River Route node (`river_route`): routes a river down a Drainage result from a source point,
 //! carving a channel and publishing a follow-bed river. The node id is the body id.
 
-use super::util::{drainage_input, non_negative, positive, put_f64, water_input};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
-use crate::error::{Diagnostics, Error, Result};
+use super::util::{drainage_input, water_input};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    Read, optional, pin,
+};
+use crate::doc::params::{ParamSpec, Range};
+use crate::doc::reader::member;
+use crate::error::{Error, Result};
 use crate::hydrology::water::{
     Appearance, Footprint, WaterBody, WaterKind, WaterSet, carve_channel,
 };
-use crate::recipe::reader::ObjectReader;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::sync::Arc;
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "river_route",
+    title: "River Route",
+    category: Category::Water,
+    description: "Routes a river down a drainage result from a source point and carves it",
+    icon: "river",
+    inputs: &[
+        pin("drainage", PinKind::Drainage),
+        optional("water", PinKind::Water),
+    ],
+    outputs: &[
+        pin("field", PinKind::Heightfield),
+        pin("water", PinKind::Water),
+    ],
+    params: &[&[
+        ParamSpec::number("source_x", 64.0, Range::Any)
+            .unit("m")
+            .doc("source X, inside the field (snapped to the nearest sample)"),
+        ParamSpec::number("source_z", 64.0, Range::Any)
+            .unit("m")
+            .doc("source Z, inside the field (snapped to the nearest sample)"),
+        ParamSpec::number("channel_width", 4.0, Range::Positive)
+            .unit("m")
+            .doc("carved channel width"),
+        ParamSpec::number("channel_depth", 2.0, Range::Positive)
+            .unit("m")
+            .doc("channel depth below the traced ground"),
+        ParamSpec::number("water_depth", 1.0, Range::Positive)
+            .unit("m")
+            .doc("water depth above the bed (≤ channel_depth)"),
+        ParamSpec::number("flow_speed", 0.0, Range::NonNegative)
+            .unit("m/s")
+            .doc("prescribed flow speed along the route"),
+    ]],
+    // The sea level (where a route ends) comes from the landforms; the body id is the node id.
+    reads: &[Read::Landforms, Read::NodeId],
+    canonical: Canonical::OmitDefaults,
+    build: |p, path, d| {
+        let s = RiverRoute {
+            source: [p.number("source_x"), p.number("source_z")],
+            channel_width: p.number("channel_width"),
+            channel_depth: p.number("channel_depth"),
+            water_depth: p.number("water_depth"),
+            flow_speed: p.number("flow_speed"),
+        };
+        if s.water_depth > s.channel_depth {
+            d.push(
+                member(path, "water_depth"),
+                format!(
+                    "must be ≤ channel_depth ({}), got {}",
+                    s.channel_depth, s.water_depth
+                ),
+            );
+        }
+        Box::new(s)
+    },
+};
 
 /// Parameters: `source_x`, `source_z` (64, 64; inside the field, snapped to the nearest
 /// sample), `channel_width` (4), `channel_depth` (2), `water_depth` (1, ≤ channel depth),
@@ -23,76 +86,20 @@ pub struct RiverRoute {
     flow_speed: f64,
 }
 
-impl RiverRoute {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let s = Self {
-            source: [
-                r.f64(d, "source_x", 64.0, |_| None),
-                r.f64(d, "source_z", 64.0, |_| None),
-            ],
-            channel_width: r.f64(d, "channel_width", 4.0, positive),
-            channel_depth: r.f64(d, "channel_depth", 2.0, positive),
-            water_depth: r.f64(d, "water_depth", 1.0, positive),
-            flow_speed: r.f64(d, "flow_speed", 0.0, non_negative),
-        };
-        if s.water_depth > s.channel_depth {
-            d.push(
-                r.at("water_depth"),
-                format!(
-                    "must be ≤ channel_depth ({}), got {}",
-                    s.channel_depth, s.water_depth
-                ),
-            );
-        }
-        r.finish(d);
-        s
-    }
-}
-
-const INPUTS: &[PinSpec] = &[
-    pin("drainage", PinKind::Drainage),
-    optional("water", PinKind::Water),
-];
-const OUTPUTS: &[PinSpec] = &[
-    pin("field", PinKind::Heightfield),
-    pin("water", PinKind::Water),
-];
-
 impl NodeImpl for RiverRoute {
-    fn type_id(&self) -> &'static str {
-        "river_route"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        put_f64(&mut m, "source_x", self.source[0], Some(64.0));
-        put_f64(&mut m, "source_z", self.source[1], Some(64.0));
-        put_f64(&mut m, "channel_width", self.channel_width, Some(4.0));
-        put_f64(&mut m, "channel_depth", self.channel_depth, Some(2.0));
-        put_f64(&mut m, "water_depth", self.water_depth, Some(1.0));
-        put_f64(&mut m, "flow_speed", self.flow_speed, Some(0.0));
-        m
-    }
-    fn depends_on_node_id(&self) -> bool {
-        true
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let dr = drainage_input(inputs, 0)?;
         let grid = ctx.grid;
         let [w, h] = grid.samples();
         let [sx, sz] = grid.size();
-        if !(0.0..=sx as f64).contains(&self.source[0])
-            || !(0.0..=sz as f64).contains(&self.source[1])
-        {
+        let outside_x = !(0.0..=sx as f64).contains(&self.source[0]);
+        if outside_x || !(0.0..=sz as f64).contains(&self.source[1]) {
             return Err(Error::invalid(
-                "params.source_x",
+                if outside_x {
+                    "params.source_x"
+                } else {
+                    "params.source_z"
+                },
                 format!(
                     "the source ({}, {}) must lie inside the {sx}×{sz} field",
                     self.source[0], self.source[1]
@@ -106,7 +113,8 @@ impl NodeImpl for RiverRoute {
         let [dx, dz] = grid.spacing();
         let snap = |v: f64, s: f32, n: usize| ((v / s as f64).round() as usize).min(n - 1);
         let start = snap(self.source[1], dz, h) * w + snap(self.source[0], dx, w);
-        let sea = ctx.recipe.sea_level() as f32;
+        let sea = ctx.landforms()?.sea_level() as f32;
+        let body_id = ctx.node_id()?;
         let unchanged = |msg: String, set: WaterSet| -> Result<Evaluated> {
             Ok(Evaluated {
                 values: vec![
@@ -170,12 +178,15 @@ impl NodeImpl for RiverRoute {
             let [x, z] = grid.sample_position(i % w, i / w);
             path.push([x, b, z]);
         }
+        super::util::check_segment_work_limit(&grid, route.len(), super::util::MAX_RIVER_WORK, "params")?;
+        ctx.check_cancel()?;
         let mut carved = dr.source.clone();
         carve_channel(&mut carved, &grid, &path, self.channel_width as f32);
+        ctx.check_cancel()?;
         set.refresh(&carved);
         set.add(
             WaterBody {
-                id: ctx.node_id.to_string(),
+                id: body_id.to_string(),
                 kind: WaterKind::River,
                 level: path[path.len() - 1][1] + self.water_depth as f32,
                 footprint: Footprint::River {

@@ -2,12 +2,54 @@
 //! to 0 over `falloff_degrees` outside it. Steepness comes from central differences (one-sided
 //! at the border), the same gradients as the terrain's smooth normals.
 
-use super::util::{fade_out, input, put_f64, within};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
-use crate::error::{Diagnostics, Result};
-use crate::recipe::reader::ObjectReader;
-use serde_json::{Map, Value};
+use super::util::{fade_out, input};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    pin,
+};
+use crate::doc::params::{ParamSpec, Range};
+use crate::error::Result;
 use std::sync::Arc;
+
+const DEGREES: Range = Range::Within(0.0, 90.0);
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "slope_mask",
+    title: "Slope Mask",
+    category: Category::Mask,
+    description: "Selects a steepness band",
+    icon: "mask_slope",
+    inputs: &[pin("field", PinKind::Heightfield)],
+    outputs: &[pin("mask", PinKind::Mask)],
+    params: &[&[
+        ParamSpec::number("min_degrees", 0.0, DEGREES)
+            .unit("degrees")
+            .doc("lower edge of the band"),
+        ParamSpec::number("max_degrees", 30.0, DEGREES)
+            .unit("degrees")
+            .doc("upper edge of the band (≥ min_degrees)"),
+        ParamSpec::number("falloff_degrees", 5.0, DEGREES)
+            .unit("degrees")
+            .doc("fade width outside the band"),
+    ]],
+    reads: &[],
+    canonical: Canonical::OmitDefaults,
+    build: |p, path, d| {
+        let (min_degrees, max_degrees) = (p.number("min_degrees"), p.number("max_degrees"));
+        if max_degrees < min_degrees {
+            d.push(
+                crate::doc::reader::member(path, "max_degrees"),
+                format!("must be ≥ min_degrees ({min_degrees}), got {max_degrees}"),
+            );
+        }
+        Box::new(SlopeMask {
+            min_degrees,
+            max_degrees,
+            falloff_degrees: p.number("falloff_degrees"),
+        })
+    },
+};
 
 /// Parameters: `min_degrees` (0), `max_degrees` (30), `falloff_degrees` (5), all 0..=90.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,48 +62,7 @@ pub struct SlopeMask {
     pub falloff_degrees: f64,
 }
 
-impl SlopeMask {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let min_degrees = r.f64(d, "min_degrees", 0.0, within(0.0, 90.0));
-        let max_degrees = r.f64(d, "max_degrees", 30.0, within(0.0, 90.0));
-        let falloff_degrees = r.f64(d, "falloff_degrees", 5.0, within(0.0, 90.0));
-        if max_degrees < min_degrees {
-            d.push(
-                r.at("max_degrees"),
-                format!("must be ≥ min_degrees ({min_degrees}), got {max_degrees}"),
-            );
-        }
-        r.finish(d);
-        Self {
-            min_degrees,
-            max_degrees,
-            falloff_degrees,
-        }
-    }
-}
-
-const INPUTS: &[PinSpec] = &[pin("field", PinKind::Heightfield)];
-const OUTPUTS: &[PinSpec] = &[pin("mask", PinKind::Mask)];
-
 impl NodeImpl for SlopeMask {
-    fn type_id(&self) -> &'static str {
-        "slope_mask"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        put_f64(&mut m, "min_degrees", self.min_degrees, Some(0.0));
-        put_f64(&mut m, "max_degrees", self.max_degrees, Some(30.0));
-        put_f64(&mut m, "falloff_degrees", self.falloff_degrees, Some(5.0));
-        m
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         let (w, h) = (field.width(), field.depth());

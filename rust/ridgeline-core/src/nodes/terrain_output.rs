@@ -2,46 +2,39 @@
 //! water and instances, as the graph's result. The recipe's `graph.output` names it.
 
 use super::util::input;
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
-use crate::error::{Diagnostics, Result};
-use crate::recipe::reader::ObjectReader;
-use serde_json::{Map, Value};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    optional, pin,
+};
+use crate::error::Result;
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "terrain_output",
+    title: "Terrain Output",
+    category: Category::Output,
+    description: "Publishes a heightfield and optional water and instances",
+    icon: "output",
+    inputs: &[
+        pin("heightfield", PinKind::Heightfield),
+        optional("water", PinKind::Water),
+        optional("instances", PinKind::Instances),
+    ],
+    outputs: &[
+        pin("heightfield", PinKind::Heightfield),
+        pin("water", PinKind::Water),
+    ],
+    params: &[],
+    reads: &[],
+    canonical: Canonical::OmitDefaults,
+    build: |_, _, _| Box::new(TerrainOutput),
+};
 
 /// No parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TerrainOutput;
 
-impl TerrainOutput {
-    /// Parses the node's (empty) params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        ObjectReader::new(path, params, d).finish(d);
-        Self
-    }
-}
-
-const INPUTS: &[PinSpec] = &[
-    pin("heightfield", PinKind::Heightfield),
-    optional("water", PinKind::Water),
-    optional("instances", PinKind::Instances),
-];
-const OUTPUTS: &[PinSpec] = &[
-    pin("heightfield", PinKind::Heightfield),
-    pin("water", PinKind::Water),
-];
-
 impl NodeImpl for TerrainOutput {
-    fn type_id(&self) -> &'static str {
-        "terrain_output"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        Map::new()
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "heightfield")?;
         // Pass the heightfield through (shares the same buffer).

@@ -1,15 +1,157 @@
 //! Water Body node (`water_body`): a lake, ocean or river. Rivers carve their channel; lakes and
 //! oceans leave the ground unchanged. An existing water input chains bodies.
 
-use super::util::{input, non_negative, positive, water_input, within};
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, optional, pin};
+use super::util::{MAX_RIVER_WORK, check_segment_work_limit, input, water_input};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    optional, pin,
+};
+use crate::doc::params::{Initial, ParamSpec, ParamType, Params, Range};
+use crate::doc::reader::{index, member};
 use crate::error::{Diagnostics, Error, Result};
 use crate::hydrology::water::{
-    Appearance, Footprint, WaterBody, WaterKind, WaterSet, carve_channel, polygon_contains,
+    Appearance, DEFAULT_APPEARANCE as APP, Footprint, WaterBody, WaterKind, WaterSet,
+    carve_channel, polygon_contains,
 };
-use crate::recipe::reader::{ObjectReader, index, read_numbers, read_points, type_name};
-use serde_json::{Map, Value, json};
+use serde_json::json;
 use std::sync::Arc;
+
+/// Most control points in a river path.
+pub const MAX_RIVER_POINTS: usize = 4096;
+
+const fn c64(c: [f32; 4]) -> [f64; 4] {
+    [c[0] as f64, c[1] as f64, c[2] as f64, c[3] as f64]
+}
+
+const UNIT: Range = Range::Within(0.0, 1.0);
+
+/// A river path parameter (`[x, y, z]` control points, Y = bed).
+pub(crate) const fn river_path_spec() -> ParamSpec {
+    ParamSpec::of(
+        "river_path",
+        ParamType::PointList {
+            dims: 3,
+            min: 2,
+            max: MAX_RIVER_POINTS,
+        },
+        Initial::Unset,
+    )
+    .unit("m")
+    .doc("river control points [x, y, z] (Y = bed height); required for rivers")
+}
+
+/// The interpolation parameters of a river path.
+pub(crate) const INTERPOLATION: [ParamSpec; 2] = [
+    ParamSpec::of(
+        "river_path_interpolation",
+        ParamType::Enum(&["linear", "catmull_rom"]),
+        Initial::Text("linear"),
+    )
+    .doc("how the path runs between control points"),
+    ParamSpec::integer("river_curve_steps", 8, 1, 64)
+        .doc("Catmull-Rom segments per control-point interval"),
+];
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "water_body",
+    title: "Water Body",
+    category: Category::Water,
+    description: "A lake, ocean or river; rivers carve their channel",
+    icon: "water",
+    inputs: &[
+        pin("field", PinKind::Heightfield),
+        optional("water", PinKind::Water),
+    ],
+    outputs: &[
+        pin("heightfield", PinKind::Heightfield),
+        pin("water", PinKind::Water),
+    ],
+    params: &[
+        &[
+            ParamSpec::of("id", ParamType::String, Initial::Text("water"))
+                .doc("stable body id (unique in the graph)"),
+            ParamSpec::of(
+                "kind",
+                ParamType::Enum(&["lake", "ocean", "river"]),
+                Initial::Text("lake"),
+            )
+            .doc("lake (flood fill from the centre), ocean (below level everywhere) or river"),
+            ParamSpec::number("level", 0.0, Range::Magnitude(1e6))
+                .unit("m")
+                .doc("water surface height (lakes, oceans, level rivers)"),
+            ParamSpec::of("center", ParamType::Point, Initial::Point([64.0, 64.0]))
+                .unit("m")
+                .doc("lake centre [x, z] (inside the boundary when one is given)"),
+            ParamSpec::number("radius", 100.0, Range::Positive)
+                .unit("m")
+                .doc("largest lake reach from the centre"),
+            ParamSpec::of(
+                "boundary",
+                ParamType::PointList {
+                    dims: 2,
+                    min: 3,
+                    max: super::path_distance_mask::MAX_POINTS,
+                },
+                Initial::Unset,
+            )
+            .unit("m")
+            .doc("optional simple polygon limiting a lake or ocean"),
+            river_path_spec(),
+            INTERPOLATION[0],
+            INTERPOLATION[1],
+            ParamSpec::of(
+                "river_surface_mode",
+                ParamType::Enum(&["level", "follow_bed"]),
+                Initial::Text("level"),
+            )
+            .doc("level: flat at `level`; follow_bed: river_depth above the bed"),
+            ParamSpec::number("river_depth", 1.0, Range::Positive)
+                .unit("m")
+                .doc("water depth above the bed (follow_bed)"),
+            ParamSpec::number("river_width", 4.0, Range::Positive)
+                .unit("m")
+                .doc("river (and carved channel) width"),
+            ParamSpec::number("flow_speed", 0.0, Range::NonNegative)
+                .unit("m/s")
+                .doc("prescribed flow speed"),
+            ParamSpec::of("flow_direction", ParamType::Point, Initial::Point([1.0, 0.0]))
+                .doc("flow direction [x, z] of lakes and oceans (rivers follow their path)"),
+        ],
+        APPEARANCE,
+    ],
+    reads: &[],
+    canonical: Canonical::AsAuthored,
+    build: |p, path, d| Box::new(WaterBodyNode::build(p, path, d)),
+};
+
+/// Appearance parameters (shading only).
+const APPEARANCE: &[ParamSpec] = &[
+    ParamSpec::of("shallow_color", ParamType::Colour, Initial::Colour(c64(APP.shallow_color)))
+        .doc("colour in shallow water (alpha = opacity)"),
+    ParamSpec::of("deep_color", ParamType::Colour, Initial::Colour(c64(APP.deep_color)))
+        .doc("colour in deep water"),
+    ParamSpec::number("absorption_distance", APP.absorption_distance as f64, Range::Positive)
+        .unit("m")
+        .doc("depth at which the shallow contribution falls to about 37 %"),
+    ParamSpec::number("roughness", APP.roughness as f64, UNIT).doc("surface roughness"),
+    ParamSpec::number("wave_amplitude", APP.wave_amplitude as f64, Range::NonNegative)
+        .doc("slope of animated shading normals"),
+    ParamSpec::number("wave_length", APP.wave_length as f64, Range::Positive)
+        .unit("m")
+        .doc("wave length"),
+    ParamSpec::number("wave_speed", APP.wave_speed as f64, Range::NonNegative)
+        .unit("m/s")
+        .doc("wave speed"),
+    ParamSpec::number("normal_strength", APP.normal_strength as f64, Range::NonNegative)
+        .doc("normal strength"),
+    ParamSpec::number("foam_width", APP.foam_width as f64, Range::NonNegative)
+        .unit("m")
+        .doc("shallow foam band width (0 disables)"),
+    ParamSpec::number("foam_strength", APP.foam_strength as f64, UNIT).doc("foam strength"),
+    ParamSpec::of("foam_color", ParamType::Colour, Initial::Colour(c64(APP.foam_color)))
+        .doc("foam colour"),
+];
 
 /// Parameters (see `docs/nodes.md`). Stored canonically as the parsed JSON (defaults
 /// omitted by the author are not invented).
@@ -19,22 +161,6 @@ pub struct WaterBodyNode {
     interpolation_catmull_rom: bool,
     curve_steps: u32,
     control_points: Vec<[f32; 3]>,
-    params: Map<String, Value>,
-}
-
-fn read_color(
-    r: &mut ObjectReader,
-    d: &mut Diagnostics,
-    key: &'static str,
-    default: [f32; 4],
-) -> [f32; 4] {
-    let c = r.numbers::<4>(d, key, default.map(f64::from));
-    for (i, v) in c.iter().enumerate() {
-        if !(0.0..=1.0).contains(v) {
-            d.push(index(&r.at(key), i), format!("must be 0..=1, got {v}"));
-        }
-    }
-    c.map(|v| v as f32)
 }
 
 /// Validates a simple polygon: ≥ 3 points, no zero-length edges, no self-intersections, not
@@ -119,123 +245,74 @@ pub(crate) fn catmull_rom(points: &[[f32; 3]], steps: u32) -> Vec<[f32; 3]> {
     out
 }
 
+fn colour(p: &Params, name: &str) -> [f32; 4] {
+    p.colour(name).map(|c| c as f32)
+}
+
 impl WaterBodyNode {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let id = r.opt_str(d, "id").unwrap_or_else(|| "water".into());
+    fn build(p: &Params, path: &str, d: &mut Diagnostics) -> Self {
+        let id = p.text("id").unwrap_or("water").to_string();
         if id.is_empty() {
-            d.push(r.at("id"), "must not be empty");
+            d.push(member(path, "id"), "must not be empty");
         }
-        let kind = match r.opt_str(d, "kind").as_deref() {
-            None | Some("lake") => WaterKind::Lake,
+        let kind = match p.text("kind") {
             Some("ocean") => WaterKind::Ocean,
             Some("river") => WaterKind::River,
-            Some(other) => {
-                d.push(
-                    r.at("kind"),
-                    format!("must be \"lake\", \"ocean\" or \"river\", got \"{other}\""),
-                );
-                WaterKind::Lake
-            }
+            _ => WaterKind::Lake,
         };
-        let level = r.f64(d, "level", 0.0, |x| {
-            (x.abs() > 1e6).then(|| format!("must be within ±1000000, got {x}"))
-        }) as f32;
-        let center = r.numbers::<2>(d, "center", [64.0, 64.0]).map(|v| v as f32);
-        let radius = r.f64(d, "radius", 100.0, positive) as f32;
-        let boundary = match r.raw("boundary") {
-            Some(v) => read_points(&r.at("boundary"), v, 3, d)
-                .and_then(|p| simple_polygon(&p, &r.at("boundary"), d)),
-            None => None,
-        };
+        let level = p.single("level");
+        let center = p.point("center").map(|v| v as f32);
+        let radius = p.single("radius");
+        let boundary = p
+            .points2("boundary")
+            .and_then(|b| simple_polygon(&b, &member(path, "boundary"), d));
         if kind == WaterKind::Lake
             && let Some(b) = &boundary
             && !polygon_contains(b, center[0], center[1])
         {
             d.push(
-                r.at("center"),
+                member(path, "center"),
                 "a lake's centre must lie inside its boundary",
             );
         }
-        let mut control_points = Vec::new();
-        match r.raw("river_path") {
-            Some(Value::Array(items)) => {
-                for (i, item) in items.iter().enumerate() {
-                    if let Some(p) = read_numbers::<3>(&index(&r.at("river_path"), i), item, d) {
-                        control_points.push(p.map(|v| v as f32));
-                    }
-                }
-                if items.len() < 2 {
-                    d.push(r.at("river_path"), "needs at least 2 [x, y, z] points");
-                }
-            }
-            Some(other) => d.push(
-                r.at("river_path"),
-                format!("must be an array of [x, y, z], got {}", type_name(other)),
-            ),
-            None if kind == WaterKind::River => d.push(
-                r.at("river_path"),
+        let control_points: Vec<[f32; 3]> = p
+            .points3("river_path")
+            .unwrap_or_default()
+            .iter()
+            .map(|q| q.map(|v| v as f32))
+            .collect();
+        if kind == WaterKind::River && !p.present("river_path") {
+            d.push(
+                member(path, "river_path"),
                 "is required for a river: [[x, y, z], …]",
-            ),
-            None => {}
+            );
         }
-        let interp = r.opt_str(d, "river_path_interpolation");
-        let interpolation_catmull_rom = match interp.as_deref() {
-            None | Some("linear") => false,
-            Some("catmull_rom") => true,
-            Some(o) => {
-                d.push(
-                    r.at("river_path_interpolation"),
-                    format!("must be \"linear\" or \"catmull_rom\", got \"{o}\""),
-                );
-                false
-            }
-        };
-        let curve_steps = r.int(d, "river_curve_steps", 8, 1..=64) as u32;
-        let follow_bed = match r.opt_str(d, "river_surface_mode").as_deref() {
-            None | Some("level") => false,
-            Some("follow_bed") => true,
-            Some(o) => {
-                d.push(
-                    r.at("river_surface_mode"),
-                    format!("must be \"level\" or \"follow_bed\", got \"{o}\""),
-                );
-                false
-            }
-        };
-        let river_depth = r.f64(d, "river_depth", 1.0, positive) as f32;
-        let river_width = r.f64(d, "river_width", 4.0, positive) as f32;
-        let flow_speed = r.f64(d, "flow_speed", 0.0, non_negative) as f32;
-        let flow_direction = r
-            .numbers::<2>(d, "flow_direction", [1.0, 0.0])
-            .map(|v| v as f32);
+        let interpolation_catmull_rom = p.text("river_path_interpolation") == Some("catmull_rom");
+        let curve_steps = p.integer("river_curve_steps") as u32;
+        let follow_bed = p.text("river_surface_mode") == Some("follow_bed");
+        let river_depth = p.single("river_depth");
+        let river_width = p.single("river_width");
+        let flow_speed = p.single("flow_speed");
+        let flow_direction = p.point("flow_direction").map(|v| v as f32);
         if flow_speed > 0.0 && kind != WaterKind::River && flow_direction == [0.0, 0.0] {
             d.push(
-                r.at("flow_direction"),
+                member(path, "flow_direction"),
                 "a moving lake or ocean needs a nonzero flow direction",
             );
         }
-        let def = Appearance::default();
         let appearance = Appearance {
-            shallow_color: read_color(&mut r, d, "shallow_color", def.shallow_color),
-            deep_color: read_color(&mut r, d, "deep_color", def.deep_color),
-            absorption_distance: r.f64(
-                d,
-                "absorption_distance",
-                def.absorption_distance as f64,
-                positive,
-            ) as f32,
-            roughness: r.f64(d, "roughness", def.roughness as f64, within(0.0, 1.0)) as f32,
-            wave_amplitude: r.f64(d, "wave_amplitude", 0.05, non_negative) as f32,
-            wave_length: r.f64(d, "wave_length", 2.0, positive) as f32,
-            wave_speed: r.f64(d, "wave_speed", 0.5, non_negative) as f32,
-            normal_strength: r.f64(d, "normal_strength", 1.0, non_negative) as f32,
-            foam_width: r.f64(d, "foam_width", 0.5, non_negative) as f32,
-            foam_strength: r.f64(d, "foam_strength", 0.5, within(0.0, 1.0)) as f32,
-            foam_color: read_color(&mut r, d, "foam_color", def.foam_color),
+            shallow_color: colour(p, "shallow_color"),
+            deep_color: colour(p, "deep_color"),
+            absorption_distance: p.single("absorption_distance"),
+            roughness: p.single("roughness"),
+            wave_amplitude: p.single("wave_amplitude"),
+            wave_length: p.single("wave_length"),
+            wave_speed: p.single("wave_speed"),
+            normal_strength: p.single("normal_strength"),
+            foam_width: p.single("foam_width"),
+            foam_strength: p.single("foam_strength"),
+            foam_color: colour(p, "foam_color"),
         };
-        r.finish(d);
         let footprint = match kind {
             WaterKind::Lake => Footprint::Lake {
                 center,
@@ -265,7 +342,6 @@ impl WaterBodyNode {
             interpolation_catmull_rom,
             curve_steps,
             control_points,
-            params: params.as_object().cloned().unwrap_or_default(),
         }
     }
 
@@ -281,35 +357,16 @@ impl WaterBodyNode {
     }
 }
 
-const INPUTS: &[PinSpec] = &[
-    pin("field", PinKind::Heightfield),
-    optional("water", PinKind::Water),
-];
-const OUTPUTS: &[PinSpec] = &[
-    pin("heightfield", PinKind::Heightfield),
-    pin("water", PinKind::Water),
-];
-
 impl NodeImpl for WaterBodyNode {
-    fn type_id(&self) -> &'static str {
-        "water_body"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        self.params.clone()
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         let mut ground = field.clone();
         let mut body = self.body.clone();
         if let Footprint::River { path, width, .. } = &mut body.footprint {
             *path = self.sampled_path();
+            check_segment_work_limit(&ctx.grid, path.len(), MAX_RIVER_WORK, "params.river_path")?;
             carve_channel(&mut ground, &ctx.grid, path, *width);
+            ctx.check_cancel()?;
         }
         let mut set = match water_input(inputs, 1, &ctx.grid)? {
             Some(existing) => {

@@ -1,13 +1,59 @@
 //! Water Edit node (`water_edit`): removes bodies by id and patches others, resolving coverage
 //! on its input terrain without carving again.
 
-use super::util::input;
-use super::{EvalContext, Evaluated, Inputs, NodeImpl, PinKind, PinSpec, PinValue, pin};
+use super::util::{MAX_RIVER_WORK, check_segment_work_limit, input};
+use super::water_body::{INTERPOLATION, river_path_spec};
+use super::{
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
+    pin,
+};
+use crate::doc::params::{Initial, ParamSpec, ParamType, Params, Range};
+use crate::doc::reader::member;
 use crate::error::{Diagnostics, Error, Result};
 use crate::hydrology::water::{Footprint, WaterSet};
-use crate::recipe::reader::{ObjectReader, index, read_numbers, type_name};
-use serde_json::{Map, Value};
 use std::sync::Arc;
+
+/// Fields of one override.
+const OVERRIDE: &[ParamSpec] = &[
+    ParamSpec::of("id", ParamType::String, Initial::Unset)
+        .required()
+        .doc("the body to patch"),
+    ParamSpec::number("level", 0.0, Range::Any)
+        .unit("m")
+        .doc("new water level"),
+    ParamSpec::number("flow_speed", 0.0, Range::NonNegative)
+        .unit("m/s")
+        .doc("new flow speed"),
+    ParamSpec::of("flow_direction", ParamType::Point, Initial::Point([1.0, 0.0]))
+        .doc("new flow direction [x, z]"),
+    river_path_spec(),
+    INTERPOLATION[0],
+    INTERPOLATION[1],
+];
+
+/// The registry entry.
+pub(crate) const SPEC: NodeSpec = NodeSpec {
+    id: "water_edit",
+    title: "Water Edit",
+    category: Category::Water,
+    description: "Removes water bodies by id and patches others",
+    icon: "water_edit",
+    inputs: &[
+        pin("field", PinKind::Heightfield),
+        pin("water", PinKind::Water),
+    ],
+    outputs: &[pin("water", PinKind::Water)],
+    params: &[&[
+        ParamSpec::of("excluded_ids", ParamType::IdList, Initial::Empty)
+            .doc("bodies to remove"),
+        ParamSpec::of("overrides", ParamType::Records(OVERRIDE), Initial::Empty).doc(
+            "patches by body id (omitted fields are kept; interpolation needs a replacement river_path)",
+        ),
+    ]],
+    reads: &[],
+    canonical: Canonical::AsAuthored,
+    build: |p, path, d| Box::new(WaterEdit::build(p, path, d)),
+};
 
 /// One override: the body id and the fields to patch (omitted fields are kept).
 #[derive(Debug, Clone, PartialEq)]
@@ -28,145 +74,57 @@ struct Override {
 pub struct WaterEdit {
     excluded: Vec<String>,
     overrides: Vec<Override>,
-    params: Map<String, Value>,
 }
 
 impl WaterEdit {
-    /// Parses the node's params.
-    pub fn parse(params: &Value, path: &str, d: &mut Diagnostics) -> Self {
-        let mut r = ObjectReader::new(path, params, d);
-        let mut excluded = Vec::new();
-        if let Some(v) = r.raw("excluded_ids") {
-            match v.as_array() {
-                Some(a) => {
-                    for (i, x) in a.iter().enumerate() {
-                        match x.as_str() {
-                            Some(s) => excluded.push(s.to_string()),
-                            None => d.push(
-                                index(&r.at("excluded_ids"), i),
-                                format!("must be a body id string, got {}", type_name(x)),
-                            ),
-                        }
-                    }
-                }
-                None => d.push(
-                    r.at("excluded_ids"),
-                    format!("must be an array of ids, got {}", type_name(v)),
-                ),
-            }
-        }
+    fn build(p: &Params, path: &str, d: &mut Diagnostics) -> Self {
+        let excluded = p.ids("excluded_ids").to_vec();
         let mut overrides: Vec<Override> = Vec::new();
-        if let Some(v) = r.raw("overrides") {
-            match v.as_array() {
-                Some(a) => {
-                    for (i, item) in a.iter().enumerate() {
-                        let p = index(&r.at("overrides"), i);
-                        let mut o = ObjectReader::new(&p, item, d);
-                        let id = o.opt_str(d, "id").unwrap_or_default();
-                        if id.is_empty() {
-                            d.push(o.at("id"), "is required");
-                        } else if overrides.iter().any(|x| x.id == id) {
-                            d.push(o.at("id"), format!("duplicate override for `{id}`"));
-                        } else if excluded.contains(&id) {
-                            d.push(
-                                o.at("id"),
-                                format!("`{id}` is both excluded and overridden"),
-                            );
-                        }
-                        let level = o
-                            .has("level")
-                            .then(|| o.f64(d, "level", 0.0, |_| None) as f32);
-                        let flow_speed = o
-                            .has("flow_speed")
-                            .then(|| o.f64(d, "flow_speed", 0.0, super::util::non_negative) as f32);
-                        let flow_direction = o.has("flow_direction").then(|| {
-                            o.numbers::<2>(d, "flow_direction", [1.0, 0.0])
-                                .map(|x| x as f32)
-                        });
-                        let river_path = o.raw("river_path").map(|v| match v.as_array() {
-                            Some(items) => items
-                                .iter()
-                                .enumerate()
-                                .filter_map(|(k, it)| {
-                                    read_numbers::<3>(&index(&format!("{p}.river_path"), k), it, d)
-                                        .map(|q| q.map(|x| x as f32))
-                                })
-                                .collect(),
-                            None => {
-                                d.push(format!("{p}.river_path"), "must be an array of [x, y, z]");
-                                Vec::new()
-                            }
-                        });
-                        for key in ["river_path_interpolation", "river_curve_steps"] {
-                            if o.has(key) && river_path.is_none() {
-                                d.push(o.at(key), "interpolation settings need an explicit replacement `river_path` in the same override");
-                            }
-                        }
-                        let steps = o.int(d, "river_curve_steps", 8, 1..=64) as u32;
-                        let catmull_rom_steps =
-                            match o.opt_str(d, "river_path_interpolation").as_deref() {
-                                None | Some("linear") => None,
-                                Some("catmull_rom") => Some(steps),
-                                Some(other) => {
-                                    d.push(
-                                        o.at("river_path_interpolation"),
-                                        format!(
-                                            "must be \"linear\" or \"catmull_rom\", got \"{other}\""
-                                        ),
-                                    );
-                                    None
-                                }
-                            };
-                        if let Some(p) = &river_path
-                            && p.len() < 2
-                        {
-                            d.push(o.at("river_path"), "needs at least 2 [x, y, z] points");
-                        }
-                        o.finish(d);
-                        overrides.push(Override {
-                            id,
-                            level,
-                            flow_speed,
-                            flow_direction,
-                            river_path,
-                            catmull_rom_steps,
-                        });
-                    }
+        for (i, o) in p.records("overrides").iter().enumerate() {
+            let at = crate::doc::reader::index(&member(path, "overrides"), i);
+            let id = o.text("id").unwrap_or_default().to_string();
+            if id.is_empty() {
+                if o.present("id") {
+                    d.push(member(&at, "id"), "is required");
                 }
-                None => d.push(
-                    r.at("overrides"),
-                    format!("must be an array, got {}", type_name(v)),
-                ),
+            } else if overrides.iter().any(|x| x.id == id) {
+                d.push(member(&at, "id"), format!("duplicate override for `{id}`"));
+            } else if excluded.contains(&id) {
+                d.push(
+                    member(&at, "id"),
+                    format!("`{id}` is both excluded and overridden"),
+                );
             }
+            let river_path = o
+                .present("river_path")
+                .then(|| o.points3("river_path").unwrap_or_default())
+                .map(|pts| pts.iter().map(|q| q.map(|x| x as f32)).collect::<Vec<_>>());
+            for key in ["river_path_interpolation", "river_curve_steps"] {
+                if o.present(key) && river_path.is_none() {
+                    d.push(member(&at, key), "interpolation settings need an explicit replacement `river_path` in the same override");
+                }
+            }
+            let catmull_rom_steps = (o.text("river_path_interpolation") == Some("catmull_rom"))
+                .then(|| o.integer("river_curve_steps") as u32);
+            overrides.push(Override {
+                id,
+                level: o.present("level").then(|| o.single("level")),
+                flow_speed: o.present("flow_speed").then(|| o.single("flow_speed")),
+                flow_direction: o
+                    .present("flow_direction")
+                    .then(|| o.point("flow_direction").map(|x| x as f32)),
+                river_path,
+                catmull_rom_steps,
+            });
         }
-        r.finish(d);
         Self {
             excluded,
             overrides,
-            params: params.as_object().cloned().unwrap_or_default(),
         }
     }
 }
 
-const INPUTS: &[PinSpec] = &[
-    pin("field", PinKind::Heightfield),
-    pin("water", PinKind::Water),
-];
-const OUTPUTS: &[PinSpec] = &[pin("water", PinKind::Water)];
-
 impl NodeImpl for WaterEdit {
-    fn type_id(&self) -> &'static str {
-        "water_edit"
-    }
-    fn inputs(&self) -> &'static [PinSpec] {
-        INPUTS
-    }
-    fn outputs(&self) -> &'static [PinSpec] {
-        OUTPUTS
-    }
-    fn params(&self) -> Map<String, Value> {
-        self.params.clone()
-    }
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         let water = inputs
@@ -218,8 +176,15 @@ impl NodeImpl for WaterEdit {
                         Some(steps) => super::water_body::catmull_rom(p, steps),
                         None => p.clone(),
                     };
+                    check_segment_work_limit(
+                        &ctx.grid,
+                        path.len(),
+                        MAX_RIVER_WORK,
+                        "params.overrides",
+                    )?;
                 }
             }
+            ctx.check_cancel()?;
             out.add(b, field);
         }
         Ok(vec![PinValue::Water(Arc::new(out))].into())

@@ -5,42 +5,28 @@
 //! sorted keys and omits defaults, so load → save is byte-stable and the cache key is well
 //! defined. Field reference: `docs/recipe.md`.
 
-pub mod reader;
 mod strokes;
 
+use crate::doc::reader::{self, ObjectReader, entry, index, member, read_numbers, type_name};
+use crate::doc::write::{json_number, put_f64};
 use crate::error::{Diagnostics, Error, Result};
 use crate::graph::Graph;
 use crate::grid::{CHUNK_CELLS_RANGE, Grid, MAX_CELLS_PER_AXIS};
-use crate::nodes::util::{json_number, put_f64};
-use crate::nodes::{parse_shape, shape_params};
+use crate::landform::{Landforms, SHAPE_PARAMS, check_domain, parse_shape};
+use crate::nodes::{CheckContext, Scene};
 use crate::noise::{ShapeParams, ShapeSeeds};
-use crate::seed::{fnv1a, splitmix64, sub_seed};
-use reader::{ObjectReader, entry, index, member, read_numbers, type_name};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
-pub use strokes::{LAYER_KINDS, Layer, Rule};
+pub use crate::edit::layer::{LAYER_KINDS, Layer};
+pub use strokes::Rule;
 
 /// Current asset and graph format version.
 pub const FORMAT_VERSION: i64 = 1;
 /// Largest terrain side in world units.
 pub const MAX_SIZE: f64 = 65_536.0;
 /// Landform and biome name used when a recipe defines none.
-pub const DEFAULT_NAME: &str = "default";
-
-/// Shape keys that belong to a landform and are rejected inside a biome.
-const LANDFORM_KEYS: [&str; 10] = [
-    "base_height",
-    "height_variation",
-    "feature_size",
-    "roughness",
-    "octaves",
-    "profile",
-    "warp_amplitude",
-    "warp_feature_size",
-    "stretch",
-    "heading",
-];
+pub const DEFAULT_NAME: &str = crate::landform::DEFAULT_NAME;
 
 /// How a biome looks.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,6 +78,18 @@ pub struct Recipe {
     pub graph: Option<Graph>,
     /// `(preset_id, preset_version)` provenance.
     pub preset: Option<(String, u64)>,
+    /// Where the recipe was read (file name and path inside it), so errors raised later
+    /// (generation) are located like parse errors.
+    origin: Origin,
+}
+
+/// Where a recipe was read.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Origin {
+    /// The file (or other source) name.
+    source: String,
+    /// The recipe's path inside it (`recipe` in an asset, empty for a bare recipe).
+    path: String,
 }
 
 /// A whole terrain asset source document.
@@ -155,6 +153,14 @@ impl Document {
         } else {
             Recipe::from_value(&value, "", &mut d).map(Document::Recipe)
         };
+        let mut doc = doc;
+        if let Some(doc) = doc.as_mut() {
+            let r = match doc {
+                Document::Asset(a) => &mut a.recipe,
+                Document::Recipe(r) => r,
+            };
+            r.origin.source = source.to_string();
+        }
         if !d.is_empty() {
             return Err(Error::Invalid(
                 d.0.into_iter()
@@ -234,6 +240,21 @@ impl Recipe {
             64,
             *CHUNK_CELLS_RANGE.start() as i64..=*CHUNK_CELLS_RANGE.end() as i64,
         ) as u32;
+        // The grid generation derives must exist: the same check as `generate`, at parse.
+        if d.0.len() == start
+            && let Err(e) = Grid::new([size[0] as f32, size[1] as f32], resolution, chunk_cells)
+        {
+            for x in e.diagnostics() {
+                let at = match x.path.as_str() {
+                    "size.x" => index(&r.at("size"), 0),
+                    "size.z" => index(&r.at("size"), 1),
+                    "resolution.x" => index(&r.at("resolution"), 0),
+                    "resolution.z" => index(&r.at("resolution"), 1),
+                    other => r.at(other),
+                };
+                d.push(at, format!("{} as a 32-bit grid value", x.message));
+            }
+        }
 
         // Landforms.
         let mut landforms = BTreeMap::new();
@@ -398,12 +419,16 @@ impl Recipe {
             palette,
             graph,
             preset,
+            origin: Origin {
+                source: String::new(),
+                path: path.to_string(),
+            },
         };
         // Checks that need the whole recipe.
         if d.0.len() == start {
             for name in recipe.landform_names() {
                 if let Some(shape) = recipe.landform(&name) {
-                    shape_params::check_domain(
+                    check_domain(
                         &shape,
                         recipe.size_f32(),
                         &entry(&member(path, "landforms"), &name),
@@ -412,7 +437,11 @@ impl Recipe {
                 }
             }
             if let Some(g) = &recipe.graph {
-                g.check(&recipe, &member(path, "graph"), d);
+                let ctx = CheckContext {
+                    size: recipe.size_f32(),
+                    landforms: recipe.landforms_view(),
+                };
+                g.check(&ctx, &member(path, "graph"), d);
             }
         }
         (d.0.len() == start).then_some(recipe)
@@ -511,21 +540,55 @@ impl Recipe {
 
     /// Canonical JSON of the authored landforms (`None` when the recipe defines none).
     pub fn landforms_value(&self) -> Option<Value> {
-        if self.landforms.is_empty() {
-            return None;
+        self.landforms_view().to_value()
+    }
+
+    /// The landforms as graph nodes see them.
+    pub fn landforms_view(&self) -> Landforms<'_> {
+        Landforms {
+            default_name: &self.default_landform,
+            shapes: &self.landforms,
         }
-        let mut lm = Map::new();
-        for (name, shape) in &self.landforms {
-            let mut sm = Map::new();
-            shape_params::shape_json(shape, &mut sm);
-            lm.insert(name.clone(), Value::Object(sm));
-        }
-        Some(Value::Object(lm))
+    }
+
+    /// What the generation graph runs in: the grid, the seed and the landforms.
+    pub fn scene(&self) -> Result<Scene<'_>> {
+        Ok(Scene::new(self.grid()?, self.seed, self.landforms_view()))
     }
 
     /// The recipe's grid.
     pub fn grid(&self) -> Result<Grid> {
         Grid::new(self.size_f32(), self.resolution, self.chunk_cells)
+            .map_err(|e| self.locate_error(e))
+    }
+
+    /// Locates an error raised after parsing (generation) the way parse errors are located:
+    /// `<file>: <recipe path>.<path>`. Paths that already start at the recipe (`recipe.…`)
+    /// only gain the file name.
+    pub fn locate_error(&self, e: Error) -> Error {
+        let Origin { source, path } = &self.origin;
+        match e {
+            Error::Invalid(ds) => Error::Invalid(
+                ds.into_iter()
+                    .map(|mut x| {
+                        let inner = if x.path.starts_with("recipe.") || x.path.starts_with("recipe[") {
+                            x.path.clone()
+                        } else if x.path.is_empty() {
+                            path.clone()
+                        } else {
+                            member(path, &x.path)
+                        };
+                        x.path = match (source.is_empty(), inner.is_empty()) {
+                            (true, _) => inner,
+                            (false, true) => source.clone(),
+                            (false, false) => format!("{source}: {inner}"),
+                        };
+                        x
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
     }
 
     /// World size as f32.
@@ -535,36 +598,23 @@ impl Recipe {
 
     /// The shape of landform `name` (the implicit default when the recipe defines none).
     pub fn landform(&self, name: &str) -> Option<ShapeParams> {
-        if self.landforms.is_empty() {
-            (name == DEFAULT_NAME).then_some(shape_params::DEFAULT_SHAPE)
-        } else {
-            self.landforms.get(name).copied()
-        }
+        self.landforms_view().get(name)
     }
 
     /// Names of the landforms (the implicit default when none are defined).
     pub fn landform_names(&self) -> Vec<String> {
-        if self.landforms.is_empty() {
-            vec![DEFAULT_NAME.to_string()]
-        } else {
-            self.landforms.keys().cloned().collect()
-        }
+        self.landforms_view().names()
     }
 
     /// Noise seeds of landform `name`: the landform and landform_warp channels, mixed with the
     /// landform's name so different landforms get different patterns.
     pub fn landform_seeds(&self, name: &str) -> ShapeSeeds {
-        let n = fnv1a(name.as_bytes());
-        ShapeSeeds {
-            landform: splitmix64(sub_seed(self.seed, "landform") ^ n),
-            warp: splitmix64(sub_seed(self.seed, "landform_warp") ^ n),
-        }
+        Landforms::seeds(self.seed, name)
     }
 
     /// Derived sea level: the default landform's base height.
     pub fn sea_level(&self) -> f64 {
-        self.landform(&self.default_landform)
-            .map_or(0.0, |s| s.base_height as f64)
+        self.landforms_view().sea_level()
     }
 
     /// Biome names (the implicit default when none are defined).
@@ -579,7 +629,7 @@ impl Recipe {
 
 fn parse_biome(v: &Value, path: &str, d: &mut Diagnostics) -> Biome {
     let mut r = ObjectReader::new(path, v, d);
-    for key in LANDFORM_KEYS {
+    for key in SHAPE_PARAMS.iter().map(|p| p.name) {
         if r.has(key) {
             let _ = r.raw(key);
             d.push(
@@ -595,7 +645,7 @@ fn parse_biome(v: &Value, path: &str, d: &mut Diagnostics) -> Biome {
         }
     }
     let material = r.opt_str(d, "material");
-    let texture_scale = r.f64(d, "texture_scale", 1.0, crate::nodes::util::positive);
+    let texture_scale = r.f64(d, "texture_scale", 1.0, reader::positive);
     let landform = r.opt_str(d, "landform");
     let allow_snow = r.bool(d, "allow_snow", true);
     r.finish(d);

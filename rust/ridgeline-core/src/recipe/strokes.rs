@@ -1,53 +1,11 @@
-//! Layers, biome rules and brush strokes: parsed, validated for shape and references, and
+//! Layers, biome rules and brush strokes of a recipe: parsed, validated for shape and references, and
 //! round-tripped. (Replaying strokes and applying rules belong to the editing and biome stages.)
 
-use super::reader::{ObjectReader, index, read_numbers, show, type_name};
+use crate::doc::reader::{ObjectReader, index, non_negative, read_numbers, show, type_name};
+use crate::doc::write::{json_number, put_f64};
+use crate::edit::layer::{LAYER_KINDS, Layer};
 use crate::error::Diagnostics;
-use crate::nodes::util::{json_number, non_negative, put_f64};
 use serde_json::{Map, Value};
-
-/// Layer kinds ("groups"). The generation layer exists exactly once.
-pub const LAYER_KINDS: [&str; 5] = ["generation", "biomes", "sculpt", "protection", "exclusions"];
-
-/// A named, toggleable layer.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Layer {
-    /// Stable id.
-    pub id: String,
-    /// Display name.
-    pub name: String,
-    /// One of [`LAYER_KINDS`].
-    pub kind: String,
-    /// Disabled layers keep their strokes but are not evaluated.
-    pub enabled: bool,
-}
-
-impl Layer {
-    /// The five default layers.
-    pub fn defaults() -> Vec<Layer> {
-        LAYER_KINDS
-            .iter()
-            .map(|k| Layer {
-                id: k.to_string(),
-                name: k.to_string(),
-                kind: k.to_string(),
-                enabled: true,
-            })
-            .collect()
-    }
-
-    /// Canonical JSON.
-    pub fn to_value(&self) -> Value {
-        let mut m = Map::new();
-        m.insert("id".into(), Value::from(self.id.clone()));
-        m.insert("name".into(), Value::from(self.name.clone()));
-        m.insert("kind".into(), Value::from(self.kind.clone()));
-        if !self.enabled {
-            m.insert("enabled".into(), Value::from(false));
-        }
-        Value::Object(m)
-    }
-}
 
 pub(super) fn parse_layers(v: &Value, path: &str, d: &mut Diagnostics) -> Vec<Layer> {
     let Some(arr) = v.as_array() else {

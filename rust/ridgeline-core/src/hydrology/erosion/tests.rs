@@ -1,4 +1,6 @@
 use super::*;
+// The Preview policy belongs to the Erosion node; these tests run erosion as the node does.
+use crate::nodes::{Quality, erosion_budget};
 
 fn hills(n: usize) -> (Grid, Field<f32>) {
     let grid = Grid::new(
@@ -19,7 +21,7 @@ fn hills(n: usize) -> (Grid, Field<f32>) {
 }
 
 fn run(grid: &Grid, f: &Field<f32>, p: &ErosionParams, q: Quality) -> Eroded {
-    erode(grid, f, p, q, 42, &AtomicBool::new(false)).unwrap()
+    erode(grid, f, p, erosion_budget(p, q), 42, &AtomicBool::new(false)).unwrap()
 }
 
 #[test]
@@ -166,7 +168,7 @@ fn cancellation_stops_the_run() {
         &grid,
         &f,
         &ErosionParams::default(),
-        Quality::Final,
+        Budget::full(&ErosionParams::default()),
         1,
         &AtomicBool::new(true),
     )

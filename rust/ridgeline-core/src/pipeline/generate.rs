@@ -54,13 +54,16 @@ pub fn generate_with_masks(
             &conventional
         }
     };
-    let out = eval::evaluate(graph, recipe, quality, cache, progress, cancel)?;
-    let grid = recipe.grid()?;
+    let scene = recipe.scene()?;
+    let out = eval::evaluate(graph, &scene, quality, cache, progress, cancel)
+        .map_err(|e| recipe.locate_error(e))?;
+    let grid = scene.grid;
     let heights = out.heightfield.as_slice().to_vec();
     let generated = Heightfield::new(grid, heights, None)?;
     let (heightfield, base) = if recipe.has_strokes() {
         progress(1.0, "replaying strokes");
-        let session = crate::edit::EditSession::new(recipe.clone(), generated.clone(), masks)?;
+        let session = super::EditSession::new(recipe.clone(), generated.clone(), masks)
+            .map_err(|e| recipe.locate_error(e))?;
         (session.field().clone(), Some(generated))
     } else {
         (generated, None)
@@ -83,7 +86,7 @@ pub fn prepare(
     progress: Progress,
     cancel: &AtomicBool,
     masks: Option<crate::edit::MaskLoader>,
-) -> Result<crate::formats::payload::PreparedTerrain> {
+) -> Result<super::PreparedTerrain> {
     let base = prepare_base(recipe, quality, cache, progress, cancel)?;
     Ok(finish(recipe, base, masks)?.0)
 }
@@ -96,11 +99,11 @@ pub fn prepare_base(
     cache: &mut GraphCache,
     progress: Progress,
     cancel: &AtomicBool,
-) -> Result<crate::formats::payload::PreparedTerrain> {
+) -> Result<super::PreparedTerrain> {
     let mut bare = recipe.clone();
     bare.clear_strokes();
     let g = generate(&bare, quality, cache, progress, cancel)?;
-    Ok(crate::formats::payload::PreparedTerrain::new(
+    Ok(super::PreparedTerrain::new(
         g.heightfield,
         (*g.water).clone(),
         recipe.default_biome.clone(),
@@ -112,18 +115,19 @@ pub fn prepare_base(
 /// recipe has strokes, the edit session (base, strokes, masks, history) for further editing.
 pub fn finish(
     recipe: &Recipe,
-    base: crate::formats::payload::PreparedTerrain,
+    base: super::PreparedTerrain,
     masks: Option<crate::edit::MaskLoader>,
 ) -> Result<(
-    crate::formats::payload::PreparedTerrain,
-    Option<crate::edit::EditSession>,
+    super::PreparedTerrain,
+    Option<super::EditSession>,
 )> {
     if !recipe.has_strokes() {
         return Ok((base, None));
     }
-    let session = crate::edit::EditSession::new(recipe.clone(), base.field.clone(), masks)?;
+    let session = super::EditSession::new(recipe.clone(), base.field.clone(), masks)
+        .map_err(|e| recipe.locate_error(e))?;
     let (exclusion, regions, region_biomes) = session.masks_for_payload();
-    let out = crate::formats::payload::PreparedTerrain {
+    let out = super::PreparedTerrain {
         field: session.field().clone(),
         exclusion,
         regions,

@@ -155,7 +155,7 @@ fn stroke_only_changes_its_footprint_and_reports_chunks() {
     let c = s
         .apply_stroke(&json!({"type": "raise", "center": [10, 10], "radius": 4, "amount": 3}))
         .unwrap();
-    assert_eq!(c.heights, super::Rect::new(6, 6, 15, 15));
+    assert_eq!(c.heights, crate::edit::Rect::new(6, 6, 15, 15));
     assert_eq!(c.chunks, vec![[0, 0]]);
     for z in 0..W {
         for x in 0..W {

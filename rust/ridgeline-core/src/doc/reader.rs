@@ -221,6 +221,21 @@ impl<'v> ObjectReader<'v> {
     }
 }
 
+/// A check that accepts finite values ≥ 0.
+pub fn non_negative(x: f64) -> Option<String> {
+    (x < 0.0).then(|| format!("must be ≥ 0, got {x}"))
+}
+
+/// A check that accepts values > 0.
+pub fn positive(x: f64) -> Option<String> {
+    (x <= 0.0).then(|| format!("must be > 0, got {x}"))
+}
+
+/// A check for `lo..=hi`.
+pub fn within(lo: f64, hi: f64) -> impl Fn(f64) -> Option<String> {
+    move |x| (!(lo..=hi).contains(&x)).then(|| format!("must be {lo}..={hi}, got {x}"))
+}
+
 /// A finite number from a JSON value.
 pub fn number(v: &Value) -> Option<f64> {
     v.as_f64().filter(|x| x.is_finite())

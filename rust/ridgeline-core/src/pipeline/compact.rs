@@ -2,7 +2,8 @@
 //! keep-or-clear decision when a terrain's grid changes under existing edits.
 
 use super::session::EditSession;
-use super::stroke::{List, ParseContext, Stroke};
+use crate::edit::MaskLoader;
+use crate::edit::stroke::{List, ParseContext, Stroke};
 use crate::error::{Diagnostics, Error, Result};
 use crate::heightfield::Heightfield;
 use crate::recipe::Recipe;
@@ -97,7 +98,7 @@ pub fn verify_equivalent(
     a: &Recipe,
     b: &Recipe,
     base: &Heightfield,
-    masks: Option<super::MaskLoader>,
+    masks: Option<MaskLoader>,
 ) -> Result<()> {
     let sa = EditSession::new(a.clone(), base.clone(), masks.clone())?;
     let sb = EditSession::new(b.clone(), base.clone(), masks)?;

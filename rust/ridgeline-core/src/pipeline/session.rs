@@ -13,32 +13,17 @@
 //! whose pre-edit values the replay needs. Replaying every stroke on `N` from the base gives the
 //! same bits as a full replay on `C` (same code, same inputs). Only `C` is written.
 
-use super::apply::{Window, apply_exclusion, apply_heights, apply_region};
-use super::brush::MaskImage;
-use super::history::{Packed, Record, RecordKind};
-use super::rect::Rect;
-use super::stroke::{List, Op, ParseContext, Stroke, layer_kinds};
+use crate::edit::MaskLoader;
+use crate::edit::apply::{Window, apply_exclusion, apply_heights, apply_region};
+use crate::edit::history::{Packed, Record, RecordKind};
+use crate::edit::rect::Rect;
+use crate::edit::stroke::{List, Op, ParseContext, Stroke, layer_kinds};
 use crate::error::{Diagnostics, Error, Result};
 use crate::grid::Grid;
 use crate::heightfield::Heightfield;
 use crate::recipe::{Layer, Recipe};
 use serde_json::Value;
 use std::sync::Arc;
-
-/// Loads mask images by reference.
-pub type MaskLoader =
-    Arc<dyn Fn(&str) -> std::result::Result<Arc<MaskImage>, String> + Send + Sync>;
-
-/// Loads mask PNGs relative to `dir` (absolute references are used as they are).
-pub fn file_mask_loader(dir: std::path::PathBuf) -> MaskLoader {
-    Arc::new(move |reference: &str| {
-        let path = dir.join(reference);
-        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        MaskImage::from_png(&bytes, &path.display().to_string())
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
-    })
-}
 
 /// What an edit changed.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -137,9 +122,35 @@ impl EditSession {
     }
 
     /// Starts the exclusion mask and painted regions from a cooked payload's (runtime strokes
-    /// paint over them). `names` are the payload's region biome names.
-    pub fn set_base_masks(&mut self, exclusion: &[f32], regions: &[u16], names: &[String]) {
+    /// paint over them). `names` are the payload's region biome names. An empty slice means
+    /// "none"; a mask of any other length than the grid's sample count, or a region id without
+    /// a name, is an error and changes nothing.
+    pub fn set_base_masks(
+        &mut self,
+        exclusion: &[f32],
+        regions: &[u16],
+        names: &[String],
+    ) -> Result<()> {
         let n = self.grid.sample_count();
+        let mut d = Diagnostics::default();
+        for (what, len) in [("exclusion", exclusion.len()), ("regions", regions.len())] {
+            if len != 0 && len != n {
+                d.push(
+                    format!("base masks.{what}"),
+                    format!("has {len} values; the grid has {n} samples (or give none)"),
+                );
+            }
+        }
+        if let Some(&r) = regions.iter().find(|&&r| r as usize > names.len()) {
+            d.push(
+                "base masks.regions",
+                format!(
+                    "region id {r} names no biome ({} names given)",
+                    names.len()
+                ),
+            );
+        }
+        d.into_result()?;
         if exclusion.len() == n {
             self.base_exclusion = exclusion.to_vec();
         }
@@ -162,13 +173,14 @@ impl EditSession {
                     if r == 0 {
                         0
                     } else {
-                        map.get(r as usize - 1).copied().unwrap_or(0)
+                        map[r as usize - 1]
                     }
                 })
                 .collect();
         }
         let [w, h] = self.grid.samples();
         self.refresh_masks(Rect::new(0, 0, w, h));
+        Ok(())
     }
 
     /// Exclusion mask, region ids and their biome names for a cooked payload (empty vectors
@@ -288,10 +300,10 @@ impl EditSession {
                 "stroke.type",
                 format!(
                     "must be one of {}, got {}",
-                    super::stroke::STROKE_TYPES.join(", "),
+                    crate::edit::stroke::STROKE_TYPES.join(", "),
                     value
                         .get("type")
-                        .map(crate::recipe::reader::show)
+                        .map(crate::doc::reader::show)
                         .unwrap_or_else(|| "nothing".into())
                 ),
             ));
@@ -404,7 +416,7 @@ impl EditSession {
         let mut heights = Vec::new();
         shape.for_each_covered(&self.grid, |x, z| {
             let h = self.field.heights()[self.grid.index(x, z)];
-            heights.push(crate::nodes::util::json_number(super::stroke::shortest(h)));
+            heights.push(crate::doc::write::json_number(crate::edit::stroke::shortest(h)));
         });
         if let Some(obj) = value.as_object_mut() {
             obj.insert("heights".into(), Value::Array(heights));

@@ -1,18 +1,41 @@
 //! Development cache: generated bases stored in the user's cache directory (never in the
-//! project), one `<key>.terrain.bin` per base identity ([`crate::generate::base_cache_key`]:
+//! project), one `<key>.terrain.bin` per base identity ([`super::generate::base_cache_key`]:
 //! the recipe without strokes). A warm load decodes the base instead of evaluating the graph and
 //! replays the strokes on it. Entries are written through a
 //! temporary file and a rename; an unreadable or stale entry is a miss and is removed. The cache
 //! keeps the most recently used [`DevCache::MAX_ENTRIES`] entries.
 
-use crate::formats::payload::{self, PreparedTerrain};
+use super::PreparedTerrain;
 use crate::recipe::Recipe;
 use std::path::{Path, PathBuf};
 
+/// How entries are written and read: the payload format, which lives above the pipeline
+/// (`formats::payload::CODEC`), so the cache takes it as a value instead of importing it.
+#[derive(Clone, Copy)]
+pub struct Codec {
+    /// Encodes a prepared base.
+    pub encode: fn(&PreparedTerrain) -> Vec<u8>,
+    /// Decodes an entry; the string names it in errors.
+    pub decode: fn(&[u8], &str) -> crate::Result<PreparedTerrain>,
+}
+
 /// A cache directory.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct DevCache {
     dir: PathBuf,
+    codec: Codec,
+}
+
+impl std::fmt::Debug for DevCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DevCache").field("dir", &self.dir).finish()
+    }
+}
+
+impl PartialEq for DevCache {
+    fn eq(&self, other: &Self) -> bool {
+        self.dir == other.dir
+    }
 }
 
 impl DevCache {
@@ -20,23 +43,26 @@ impl DevCache {
     pub const MAX_ENTRIES: usize = 24;
 
     /// A cache rooted at `dir` (created on first store).
-    pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+    pub fn new(dir: impl Into<PathBuf>, codec: Codec) -> Self {
+        Self {
+            dir: dir.into(),
+            codec,
+        }
     }
 
     /// `$RIDGELINE_CACHE_DIR/terrain`, else `$XDG_CACHE_HOME/ridgeline/terrain`, else
     /// `$HOME/.cache/ridgeline/terrain`; `None` when none of these is set.
-    pub fn from_environment() -> Option<Self> {
+    pub fn from_environment(codec: Codec) -> Option<Self> {
         let env = |k: &str| {
             std::env::var_os(k)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         };
         if let Some(d) = env("RIDGELINE_CACHE_DIR") {
-            return Some(Self::new(d.join("terrain")));
+            return Some(Self::new(d.join("terrain"), codec));
         }
         let base = env("XDG_CACHE_HOME").or_else(|| env("HOME").map(|h| h.join(".cache")))?;
-        Some(Self::new(base.join("ridgeline").join("terrain")))
+        Some(Self::new(base.join("ridgeline").join("terrain"), codec))
     }
 
     /// The directory.
@@ -48,7 +74,7 @@ impl DevCache {
     pub fn path_for(&self, recipe: &Recipe) -> PathBuf {
         self.dir.join(format!(
             "{:016x}.terrain.bin",
-            crate::generate::base_cache_key(recipe)
+            super::generate::base_cache_key(recipe)
         ))
     }
 
@@ -57,7 +83,7 @@ impl DevCache {
     pub fn load(&self, recipe: &Recipe) -> Option<PreparedTerrain> {
         let path = self.path_for(recipe);
         let bytes = std::fs::read(&path).ok()?;
-        match payload::decode(&bytes, &path.display().to_string()) {
+        match (self.codec.decode)(&bytes, &path.display().to_string()) {
             Ok(p) if p.field.grid() == &recipe.grid().ok()? => {
                 // Touch it so eviction keeps recently used entries.
                 let _ = std::fs::File::options()
@@ -73,7 +99,7 @@ impl DevCache {
         }
     }
 
-    /// Stores `prepared` (a base from [`crate::generate::prepare_base`]) as `recipe`'s entry. Errors say which file could not be written; a
+    /// Stores `prepared` (a base from [`super::generate::prepare_base`]) as `recipe`'s entry. Errors say which file could not be written; a
     /// failed store leaves no partial file.
     pub fn store(&self, recipe: &Recipe, prepared: &PreparedTerrain) -> Result<PathBuf, String> {
         std::fs::create_dir_all(&self.dir).map_err(|e| {
@@ -84,7 +110,7 @@ impl DevCache {
         })?;
         let path = self.path_for(recipe);
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, payload::encode(prepared))
+        std::fs::write(&tmp, (self.codec.encode)(prepared))
             .map_err(|e| format!("{}: cannot write ({e})", tmp.display()))?;
         std::fs::rename(&tmp, &path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
@@ -120,7 +146,7 @@ pub struct CachedPrepare {
     /// The finished terrain (strokes replayed).
     pub prepared: PreparedTerrain,
     /// The edit session when the recipe has strokes.
-    pub session: Option<crate::edit::EditSession>,
+    pub session: Option<super::EditSession>,
     /// True when the base came from the cache.
     pub from_cache: bool,
     /// A cache that could not be written (not an error: the terrain is fine).
@@ -147,7 +173,7 @@ pub fn prepare_cached(
     let base = match hit {
         Some(base) => base,
         None => {
-            let base = crate::generate::prepare_base(
+            let base = super::generate::prepare_base(
                 recipe,
                 crate::nodes::Quality::Final,
                 cache,
@@ -165,7 +191,7 @@ pub fn prepare_cached(
         }
     };
     progress(0.8, "replaying strokes");
-    let (prepared, session) = crate::generate::finish(recipe, base, masks)?;
+    let (prepared, session) = super::generate::finish(recipe, base, masks)?;
     Ok(CachedPrepare {
         prepared,
         session,
@@ -177,7 +203,7 @@ pub fn prepare_cached(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generate::prepare_base as prepare;
+    use crate::pipeline::generate::prepare_base as prepare;
     use crate::graph::eval::GraphCache;
     use crate::nodes::Quality;
     use crate::recipe::Document;
@@ -197,7 +223,7 @@ mod tests {
 
     #[test]
     fn miss_store_hit_and_corrupt_entry_is_a_miss() {
-        let cache = DevCache::new(temp_dir("hit"));
+        let cache = DevCache::new(temp_dir("hit"), crate::formats::payload::CODEC);
         let r = recipe(3);
         assert!(cache.load(&r).is_none());
         let p = prepare(
@@ -223,7 +249,7 @@ mod tests {
 
     #[test]
     fn eviction_keeps_the_newest_entries() {
-        let cache = DevCache::new(temp_dir("evict"));
+        let cache = DevCache::new(temp_dir("evict"), crate::formats::payload::CODEC);
         let never = AtomicBool::new(false);
         for seed in 0..(DevCache::MAX_ENTRIES as u64 + 3) {
             let r = recipe(seed);

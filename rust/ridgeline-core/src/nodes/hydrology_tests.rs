@@ -1,12 +1,12 @@
 //! Water nodes through the graph (documents → generation).
 
-use crate::generate::generate;
+use crate::pipeline::generate;
 use crate::graph::eval::GraphCache;
 use crate::nodes::Quality;
 use crate::recipe::Document;
 use std::sync::atomic::AtomicBool;
 
-fn run(text: &str) -> crate::generate::Generated {
+fn run(text: &str) -> crate::pipeline::Generated {
     let doc = Document::parse(text, "w.json").unwrap_or_else(|e| panic!("{e}"));
     generate(
         doc.recipe(),

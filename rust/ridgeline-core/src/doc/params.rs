@@ -1,0 +1,820 @@
+//! Declarative parameter specs: one table per parameter set (a node type's params, a landform's
+//! shape controls) gives each parameter's name, type, default, range, unit and one-line doc.
+//! Reading ([`Params::read`]), validation messages, canonical JSON ([`Params::write`]) and the
+//! documentation tables ([`ParamSpec::to_json`], [`ParamSpec::range_text`]) all come from it, so
+//! a default or a range is written once.
+
+use super::reader::{ObjectReader, index, number, read_numbers, show, type_name};
+use super::write::json_number;
+use crate::error::Diagnostics;
+use serde_json::{Map, Value, json};
+
+/// What kind of value a parameter holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamType {
+    /// A finite number. `single` values are stored at f32 precision (as the algorithms use
+    /// them), so canonical JSON writes the f32 value.
+    Number {
+        /// Stored at f32 precision.
+        single: bool,
+    },
+    /// A whole number (`Range::Within` bounds it; `Range::Any` means 0..=u64::MAX).
+    Integer,
+    /// `true` or `false`.
+    Bool,
+    /// One of the listed strings.
+    Enum(&'static [&'static str]),
+    /// One `[x, z]` pair.
+    Point,
+    /// A list of `[x, z]` points (`dims` 2) or `[x, y, z]` points (`dims` 3).
+    PointList {
+        /// Coordinates per point.
+        dims: usize,
+        /// Fewest points.
+        min: usize,
+        /// Most points (bounded work).
+        max: usize,
+    },
+    /// RGBA, each 0..=1.
+    Colour,
+    /// Free text.
+    String,
+    /// A list of ids (strings).
+    IdList,
+    /// A list of objects, each read with the nested specs.
+    Records(&'static [ParamSpec]),
+}
+
+impl ParamType {
+    /// Name used in `ridgeline nodes`, the catalogue and the docs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ParamType::Number { .. } => "number",
+            ParamType::Integer => "integer",
+            ParamType::Bool => "bool",
+            ParamType::Enum(_) => "enum",
+            ParamType::Point => "point",
+            ParamType::PointList { .. } => "point list",
+            ParamType::Colour => "colour",
+            ParamType::String => "string",
+            ParamType::IdList => "id list",
+            ParamType::Records(_) => "list",
+        }
+    }
+}
+
+/// Which values a number or integer accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Range {
+    /// Any finite value (integers: 0..=u64::MAX).
+    Any,
+    /// `lo..=hi`.
+    Within(f64, f64),
+    /// `> 0`.
+    Positive,
+    /// `≥ 0`.
+    NonNegative,
+    /// `-m..=m`.
+    Magnitude(f64),
+    /// `> 0` and `≤ hi`.
+    PositiveUpTo(f64),
+    /// `≥ 0` and `≤ hi`.
+    NonNegativeUpTo(f64),
+    /// `> 0` and `≤ m` (reported as "within ±m").
+    PositiveMagnitude(f64),
+    /// `≥ 0` and `≤ m` (reported as "within ±m").
+    NonNegativeMagnitude(f64),
+}
+
+impl Range {
+    /// The message for a rejected value, `None` when `x` is accepted.
+    pub fn check(&self, x: f64) -> Option<String> {
+        let within = |lo: f64, hi: f64| {
+            (!(lo..=hi).contains(&x)).then(|| format!("must be {lo}..={hi}, got {x}"))
+        };
+        let positive = || (x <= 0.0).then(|| format!("must be > 0, got {x}"));
+        let non_negative = || (x < 0.0).then(|| format!("must be ≥ 0, got {x}"));
+        let magnitude = |m: f64| (x.abs() > m).then(|| format!("must be within ±{m}, got {x}"));
+        match *self {
+            Range::Any => None,
+            Range::Within(lo, hi) => within(lo, hi),
+            Range::Positive => positive(),
+            Range::NonNegative => non_negative(),
+            Range::Magnitude(m) => magnitude(m),
+            Range::PositiveMagnitude(m) => positive().or_else(|| magnitude(m)),
+            Range::NonNegativeMagnitude(m) => non_negative().or_else(|| magnitude(m)),
+            Range::PositiveUpTo(hi) => positive().or_else(|| within(0.0, hi)),
+            Range::NonNegativeUpTo(hi) => non_negative().or_else(|| within(0.0, hi)),
+        }
+    }
+
+    /// Short text for docs (`0..=1`, `> 0`, `±1000000`); empty for [`Range::Any`].
+    pub fn text(&self) -> String {
+        match *self {
+            Range::Any => String::new(),
+            Range::Within(lo, hi) => format!("{lo}..={hi}"),
+            Range::Positive => "> 0".into(),
+            Range::NonNegative => "≥ 0".into(),
+            Range::Magnitude(m) => format!("±{m}"),
+            Range::PositiveUpTo(hi) => format!("> 0, ≤ {hi}"),
+            Range::NonNegativeUpTo(hi) | Range::NonNegativeMagnitude(hi) => format!("0..={hi}"),
+            Range::PositiveMagnitude(hi) => format!("> 0, ≤ {hi}"),
+        }
+    }
+
+    /// Machine-readable bounds: `{ "min", "max", "min_exclusive" }` (absent bounds omitted).
+    pub fn to_json(&self) -> Value {
+        let (min, max, exclusive) = match *self {
+            Range::Any => (None, None, false),
+            Range::Within(lo, hi) => (Some(lo), Some(hi), false),
+            Range::Positive => (Some(0.0), None, true),
+            Range::NonNegative => (Some(0.0), None, false),
+            Range::Magnitude(m) => (Some(-m), Some(m), false),
+            Range::PositiveUpTo(hi) => (Some(0.0), Some(hi), true),
+            Range::NonNegativeUpTo(hi) | Range::NonNegativeMagnitude(hi) => {
+                (Some(0.0), Some(hi), false)
+            }
+            Range::PositiveMagnitude(hi) => (Some(0.0), Some(hi), true),
+        };
+        let mut m = Map::new();
+        if let Some(v) = min {
+            m.insert("min".into(), json_number(v));
+        }
+        if let Some(v) = max {
+            m.insert("max".into(), json_number(v));
+        }
+        if exclusive {
+            m.insert("min_exclusive".into(), Value::Bool(true));
+        }
+        Value::Object(m)
+    }
+}
+
+/// A parameter's default.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Initial {
+    /// No default: absent means "not set" (what that means is in the doc line).
+    Unset,
+    /// A number.
+    Number(f64),
+    /// An integer.
+    Integer(i64),
+    /// A boolean.
+    Bool(bool),
+    /// A string or enum choice.
+    Text(&'static str),
+    /// One point.
+    Point([f64; 2]),
+    /// A point list.
+    Points(&'static [[f64; 2]]),
+    /// A colour.
+    Colour([f64; 4]),
+    /// An empty list.
+    Empty,
+}
+
+/// One parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// JSON key.
+    pub name: &'static str,
+    /// Value type.
+    pub ty: ParamType,
+    /// Default when absent.
+    pub default: Initial,
+    /// Accepted values (numbers and integers).
+    pub range: Range,
+    /// Unit (`m`, `degrees`, …; empty when unitless).
+    pub unit: &'static str,
+    /// One-line description.
+    pub doc: &'static str,
+    /// Written to canonical JSON even at its default.
+    pub always: bool,
+    /// Must be present.
+    pub required: bool,
+}
+
+impl ParamSpec {
+    /// A number with a default and range.
+    pub const fn number(name: &'static str, default: f64, range: Range) -> Self {
+        Self {
+            name,
+            ty: ParamType::Number { single: false },
+            default: Initial::Number(default),
+            range,
+            unit: "",
+            doc: "",
+            always: false,
+            required: false,
+        }
+    }
+    /// A number stored at f32 precision.
+    pub const fn single(name: &'static str, default: f64, range: Range) -> Self {
+        Self {
+            ty: ParamType::Number { single: true },
+            ..Self::number(name, default, range)
+        }
+    }
+    /// An integer in `lo..=hi`.
+    pub const fn integer(name: &'static str, default: i64, lo: i64, hi: i64) -> Self {
+        Self {
+            ty: ParamType::Integer,
+            default: Initial::Integer(default),
+            range: Range::Within(lo as f64, hi as f64),
+            ..Self::number(name, 0.0, Range::Any)
+        }
+    }
+    /// A parameter of any other type.
+    pub const fn of(name: &'static str, ty: ParamType, default: Initial) -> Self {
+        Self {
+            ty,
+            default,
+            ..Self::number(name, 0.0, Range::Any)
+        }
+    }
+    /// With a unit.
+    pub const fn unit(self, unit: &'static str) -> Self {
+        Self { unit, ..self }
+    }
+    /// With a doc line.
+    pub const fn doc(self, doc: &'static str) -> Self {
+        Self { doc, ..self }
+    }
+    /// Written even at its default.
+    pub const fn always(self) -> Self {
+        Self {
+            always: true,
+            ..self
+        }
+    }
+    /// Must be present.
+    pub const fn required(self) -> Self {
+        Self {
+            required: true,
+            ..self
+        }
+    }
+
+    /// The default as JSON (`null` when unset).
+    pub fn default_json(&self) -> Value {
+        match self.default {
+            Initial::Unset => Value::Null,
+            Initial::Number(x) => json_number(x),
+            Initial::Integer(i) => Value::from(i),
+            Initial::Bool(b) => Value::Bool(b),
+            Initial::Text(s) => Value::from(s),
+            Initial::Point(p) => json!([json_number(p[0]), json_number(p[1])]),
+            Initial::Points(p) => super::write::json_points(p),
+            Initial::Colour(c) => Value::Array(c.iter().map(|&v| json_number(v)).collect()),
+            Initial::Empty => Value::Array(Vec::new()),
+        }
+    }
+
+    /// Range text for docs (also enum choices and point-list limits).
+    pub fn range_text(&self) -> String {
+        match self.ty {
+            ParamType::Enum(choices) => choices.join(" · "),
+            ParamType::PointList { min, max, .. } => format!("{min}..={max} points"),
+            ParamType::Colour => "0..=1 each".into(),
+            ParamType::Integer if self.range == Range::Any => "0..=18446744073709551615".into(),
+            _ => self.range.text(),
+        }
+    }
+
+    /// The spec as JSON (for the catalogue and `ridgeline nodes --format json`).
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert("name".into(), Value::from(self.name));
+        m.insert("type".into(), Value::from(self.ty.name()));
+        m.insert("default".into(), self.default_json());
+        let range = match self.ty {
+            ParamType::Number { .. } | ParamType::Integer => self.range.to_json(),
+            ParamType::PointList { min, max, .. } => json!({ "min": min, "max": max }),
+            ParamType::Colour => json!({ "min": 0, "max": 1 }),
+            _ => Value::Object(Map::new()),
+        };
+        m.insert("range".into(), range);
+        m.insert("unit".into(), Value::from(self.unit));
+        m.insert("doc".into(), Value::from(self.doc));
+        if let ParamType::Enum(choices) = self.ty {
+            m.insert("choices".into(), json!(choices));
+        }
+        if let ParamType::PointList { dims, .. } = self.ty {
+            m.insert("dims".into(), Value::from(dims));
+        }
+        if let ParamType::Records(fields) = self.ty {
+            m.insert(
+                "fields".into(),
+                Value::Array(fields.iter().map(ParamSpec::to_json).collect()),
+            );
+        }
+        if self.required {
+            m.insert("required".into(), Value::Bool(true));
+        }
+        Value::Object(m)
+    }
+}
+
+/// A parameter value as read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    /// Absent without a default, or unreadable.
+    Unset,
+    /// A number (f32-rounded for single-precision params).
+    Number(f64),
+    /// An integer.
+    Integer(i64),
+    /// An integer beyond i64 (0..=u64::MAX params).
+    Unsigned(u64),
+    /// A boolean.
+    Bool(bool),
+    /// A string or enum choice.
+    Text(String),
+    /// One point.
+    Point([f64; 2]),
+    /// Points (each `dims` long).
+    Points(Vec<Vec<f64>>),
+    /// A colour.
+    Colour([f64; 4]),
+    /// Ids.
+    Ids(Vec<String>),
+    /// Nested records.
+    Records(Vec<Params>),
+}
+
+/// Values read with a spec, in spec order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    entries: Vec<(ParamSpec, ParamValue, bool)>,
+}
+
+fn default_value(spec: &ParamSpec) -> ParamValue {
+    match spec.default {
+        Initial::Unset => ParamValue::Unset,
+        Initial::Number(x) => ParamValue::Number(round(spec, x)),
+        Initial::Integer(i) if spec.range == Range::Any => ParamValue::Unsigned(i as u64),
+        Initial::Integer(i) => ParamValue::Integer(i),
+        Initial::Bool(b) => ParamValue::Bool(b),
+        Initial::Text(s) => ParamValue::Text(s.to_string()),
+        Initial::Point(p) => ParamValue::Point(p),
+        Initial::Points(p) => ParamValue::Points(p.iter().map(|q| q.to_vec()).collect()),
+        Initial::Colour(c) => ParamValue::Colour(c),
+        Initial::Empty => match spec.ty {
+            ParamType::IdList => ParamValue::Ids(Vec::new()),
+            ParamType::Records(_) => ParamValue::Records(Vec::new()),
+            _ => ParamValue::Points(Vec::new()),
+        },
+    }
+}
+
+fn round(spec: &ParamSpec, x: f64) -> f64 {
+    match spec.ty {
+        ParamType::Number { single: true } => x as f32 as f64,
+        _ => x,
+    }
+}
+
+/// `"a", "b" or "c"`.
+fn choice_list(choices: &[&str]) -> String {
+    let quoted: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
+}
+
+impl Params {
+    /// Reads `value` (an object) at `path` with the specs of `groups`, reporting type and range
+    /// problems and unknown members. Unreadable values fall back to their defaults.
+    pub fn read(
+        groups: &[&[ParamSpec]],
+        value: &Value,
+        path: &str,
+        d: &mut Diagnostics,
+    ) -> Params {
+        let mut r = ObjectReader::new(path, value, d);
+        let p = Self::read_members(groups, &mut r, d);
+        r.finish(d);
+        p
+    }
+
+    /// Reads the members of `groups` from an open reader (other members are left to the
+    /// caller, who finishes the reader).
+    pub fn read_members(
+        groups: &[&[ParamSpec]],
+        r: &mut ObjectReader,
+        d: &mut Diagnostics,
+    ) -> Params {
+        let mut entries = Vec::new();
+        for spec in groups.iter().flat_map(|g| g.iter()) {
+            let present = r.has(spec.name);
+            let v = read_one(spec, r, d);
+            entries.push((*spec, v, present));
+        }
+        Params { entries }
+    }
+
+    fn get(&self, name: &str) -> Option<&(ParamSpec, ParamValue, bool)> {
+        let e = self.entries.iter().find(|(s, _, _)| s.name == name);
+        debug_assert!(e.is_some(), "parameter `{name}` is not in the spec");
+        e
+    }
+
+    /// Whether `name` was present in the document.
+    pub fn present(&self, name: &str) -> bool {
+        self.get(name).is_some_and(|e| e.2)
+    }
+
+    /// A number parameter.
+    pub fn number(&self, name: &str) -> f64 {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Number(x)) => *x,
+            _ => 0.0,
+        }
+    }
+
+    /// A number parameter at f32 precision.
+    pub fn single(&self, name: &str) -> f32 {
+        self.number(name) as f32
+    }
+
+    /// A number parameter, `None` when unset.
+    pub fn opt_number(&self, name: &str) -> Option<f64> {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Number(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    /// An integer parameter.
+    pub fn integer(&self, name: &str) -> i64 {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Integer(i)) => *i,
+            Some(ParamValue::Unsigned(u)) => *u as i64,
+            _ => 0,
+        }
+    }
+
+    /// An unsigned 64-bit integer parameter.
+    pub fn unsigned(&self, name: &str) -> u64 {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Integer(i)) => *i as u64,
+            Some(ParamValue::Unsigned(u)) => *u,
+            _ => 0,
+        }
+    }
+
+    /// A boolean parameter.
+    pub fn flag(&self, name: &str) -> bool {
+        matches!(self.get(name).map(|e| &e.1), Some(ParamValue::Bool(true)))
+    }
+
+    /// A string or enum parameter, `None` when unset.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Text(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A point parameter.
+    pub fn point(&self, name: &str) -> [f64; 2] {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Point(p)) => *p,
+            _ => [0.0, 0.0],
+        }
+    }
+
+    /// A 2-D point list, `None` when unset or unreadable.
+    pub fn points2(&self, name: &str) -> Option<Vec<[f64; 2]>> {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Points(p)) => Some(p.iter().map(|q| [q[0], q[1]]).collect()),
+            _ => None,
+        }
+    }
+
+    /// A 3-D point list, `None` when unset or unreadable.
+    pub fn points3(&self, name: &str) -> Option<Vec<[f64; 3]>> {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Points(p)) => Some(p.iter().map(|q| [q[0], q[1], q[2]]).collect()),
+            _ => None,
+        }
+    }
+
+    /// A colour parameter.
+    pub fn colour(&self, name: &str) -> [f64; 4] {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Colour(c)) => *c,
+            _ => [0.0; 4],
+        }
+    }
+
+    /// An id-list parameter.
+    pub fn ids(&self, name: &str) -> &[String] {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Ids(v)) => v,
+            _ => &[],
+        }
+    }
+
+    /// A record-list parameter.
+    pub fn records(&self, name: &str) -> &[Params] {
+        match self.get(name).map(|e| &e.1) {
+            Some(ParamValue::Records(v)) => v,
+            _ => &[],
+        }
+    }
+
+    /// Canonical JSON members: every value that differs from its default (or is marked
+    /// `always`, or has no default and was set).
+    pub fn write(&self, m: &mut Map<String, Value>) {
+        for (spec, value, _) in &self.entries {
+            if *value == ParamValue::Unset || (!spec.always && *value == default_value(spec)) {
+                continue;
+            }
+            m.insert(spec.name.into(), value_json(value));
+        }
+    }
+
+    /// Canonical JSON object.
+    pub fn to_map(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        self.write(&mut m);
+        m
+    }
+
+    /// Replaces the value of `name` (used when a typed value is written back, e.g. a landform's
+    /// shape controls).
+    pub fn set(&mut self, name: &str, value: ParamValue) {
+        if let Some(e) = self.entries.iter_mut().find(|(s, _, _)| s.name == name) {
+            e.1 = value;
+            e.2 = true;
+        }
+    }
+
+    /// Defaults for every spec of `groups`.
+    pub fn defaults(groups: &[&[ParamSpec]]) -> Params {
+        Params {
+            entries: groups
+                .iter()
+                .flat_map(|g| g.iter())
+                .map(|s| (*s, default_value(s), false))
+                .collect(),
+        }
+    }
+}
+
+fn value_json(v: &ParamValue) -> Value {
+    match v {
+        ParamValue::Unset => Value::Null,
+        ParamValue::Number(x) => json_number(*x),
+        ParamValue::Integer(i) => Value::from(*i),
+        ParamValue::Unsigned(u) => Value::from(*u),
+        ParamValue::Bool(b) => Value::Bool(*b),
+        ParamValue::Text(s) => Value::from(s.clone()),
+        ParamValue::Point(p) => json!([json_number(p[0]), json_number(p[1])]),
+        ParamValue::Points(p) => Value::Array(
+            p.iter()
+                .map(|q| Value::Array(q.iter().map(|&c| json_number(c)).collect()))
+                .collect(),
+        ),
+        ParamValue::Colour(c) => Value::Array(c.iter().map(|&x| json_number(x)).collect()),
+        ParamValue::Ids(ids) => Value::Array(ids.iter().map(|s| Value::from(s.clone())).collect()),
+        ParamValue::Records(rs) => Value::Array(rs.iter().map(|r| Value::Object(r.to_map())).collect()),
+    }
+}
+
+fn read_one(spec: &ParamSpec, r: &mut ObjectReader, d: &mut Diagnostics) -> ParamValue {
+    let key = spec.name;
+    let Some(v) = r.raw(key) else {
+        if spec.required {
+            d.push(r.at(key), "is required");
+        }
+        return default_value(spec);
+    };
+    let at = r.at(key);
+    let fallback = default_value(spec);
+    match spec.ty {
+        ParamType::Number { .. } => match number(v) {
+            Some(x) => match spec.range.check(x) {
+                Some(msg) => {
+                    d.push(at, msg);
+                    fallback
+                }
+                None => ParamValue::Number(round(spec, x)),
+            },
+            None => {
+                d.push(at, format!("must be a number, got {}", type_name(v)));
+                fallback
+            }
+        },
+        ParamType::Integer => match spec.range {
+            Range::Any => match v.as_u64() {
+                Some(u) => ParamValue::Unsigned(u),
+                None => {
+                    d.push(
+                        at,
+                        format!(
+                            "must be a whole number 0..=18446744073709551615, got {}",
+                            show(v)
+                        ),
+                    );
+                    fallback
+                }
+            },
+            range => match v.as_i64() {
+                Some(i) => match range.check(i as f64) {
+                    Some(_) => {
+                        let (lo, hi) = match range {
+                            Range::Within(lo, hi) => (lo as i64, hi as i64),
+                            _ => (i64::MIN, i64::MAX),
+                        };
+                        d.push(at, format!("must be {lo}..={hi}, got {i}"));
+                        fallback
+                    }
+                    None => ParamValue::Integer(i),
+                },
+                None => {
+                    d.push(at, format!("must be a whole number, got {}", show(v)));
+                    fallback
+                }
+            },
+        },
+        ParamType::Bool => match v {
+            Value::Bool(b) => ParamValue::Bool(*b),
+            other => {
+                d.push(at, format!("must be true or false, got {}", type_name(other)));
+                fallback
+            }
+        },
+        ParamType::Enum(choices) => match v {
+            Value::String(s) if choices.contains(&s.as_str()) => ParamValue::Text(s.clone()),
+            Value::String(s) => {
+                d.push(
+                    at,
+                    format!("must be {}, got \"{s}\"", choice_list(choices)),
+                );
+                fallback
+            }
+            other => {
+                d.push(at, format!("must be a string, got {}", type_name(other)));
+                fallback
+            }
+        },
+        ParamType::String => match v {
+            Value::String(s) => ParamValue::Text(s.clone()),
+            other => {
+                d.push(at, format!("must be a string, got {}", type_name(other)));
+                fallback
+            }
+        },
+        ParamType::Point => match read_numbers::<2>(&at, v, d) {
+            Some(p) => ParamValue::Point(p),
+            None => fallback,
+        },
+        ParamType::Colour => match read_numbers::<4>(&at, v, d) {
+            Some(c) => {
+                for (i, x) in c.iter().enumerate() {
+                    if !(0.0..=1.0).contains(x) {
+                        d.push(index(&at, i), format!("must be 0..=1, got {x}"));
+                    }
+                }
+                ParamValue::Colour(c)
+            }
+            None => fallback,
+        },
+        ParamType::PointList { dims, min, max } => read_point_list(&at, v, dims, min, max, d)
+            .map(ParamValue::Points)
+            .unwrap_or(ParamValue::Unset),
+        ParamType::IdList => match v.as_array() {
+            Some(items) => {
+                let mut ids = Vec::new();
+                for (i, x) in items.iter().enumerate() {
+                    match x.as_str() {
+                        Some(s) => ids.push(s.to_string()),
+                        None => d.push(
+                            index(&at, i),
+                            format!("must be an id string, got {}", type_name(x)),
+                        ),
+                    }
+                }
+                ParamValue::Ids(ids)
+            }
+            None => {
+                d.push(at, format!("must be an array of ids, got {}", type_name(v)));
+                fallback
+            }
+        },
+        ParamType::Records(fields) => match v.as_array() {
+            Some(items) => ParamValue::Records(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| Params::read(&[fields], item, &index(&at, i), d))
+                    .collect(),
+            ),
+            None => {
+                d.push(at, format!("must be an array, got {}", type_name(v)));
+                fallback
+            }
+        },
+    }
+}
+
+/// A list of `[x, z]` (`dims` 2) or `[x, y, z]` (`dims` 3) points, finite and within the f32
+/// range, with `min..=max` entries.
+pub fn read_point_list(
+    path: &str,
+    v: &Value,
+    dims: usize,
+    min: usize,
+    max: usize,
+    d: &mut Diagnostics,
+) -> Option<Vec<Vec<f64>>> {
+    let shape = if dims == 3 { "[x, y, z]" } else { "[x, z]" };
+    let Some(arr) = v.as_array() else {
+        let what = if dims == 3 { "[x, y, z]" } else { "[x, z] pairs" };
+        d.push(
+            path,
+            format!("must be an array of {what}, got {}", type_name(v)),
+        );
+        return None;
+    };
+    if arr.len() < min {
+        if dims == 3 {
+            d.push(path, format!("needs at least {min} {shape} points"));
+        } else {
+            d.push(
+                path,
+                format!("needs at least {min} points, got {}", arr.len()),
+            );
+        }
+        return None;
+    }
+    if arr.len() > max {
+        d.push(
+            path,
+            format!(
+                "has {} points; the limit is {max} (it bounds the work per generation)",
+                arr.len()
+            ),
+        );
+        return None;
+    }
+    let mut out = Vec::with_capacity(arr.len());
+    let mut ok = true;
+    for (i, p) in arr.iter().enumerate() {
+        let coords = if dims == 3 {
+            read_numbers::<3>(&index(path, i), p, d).map(|c| c.to_vec())
+        } else {
+            read_numbers::<2>(&index(path, i), p, d).map(|c| c.to_vec())
+        };
+        match coords {
+            Some(c) if c.iter().all(|x| x.abs() <= f32::MAX as f64) => out.push(c),
+            Some(_) => {
+                d.push(index(path, i), "coordinates must fit the f32 range");
+                ok = false;
+            }
+            None => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[ParamSpec] = &[
+        ParamSpec::number("a", 1.0, Range::Within(0.0, 2.0)),
+        ParamSpec::single("b", 0.05, Range::Positive),
+        ParamSpec::integer("n", 3, 1, 8),
+        ParamSpec::of("k", ParamType::Enum(&["x", "y", "z"]), Initial::Text("x")),
+    ];
+
+    #[test]
+    fn defaults_are_omitted_and_messages_come_from_the_spec() {
+        let mut d = Diagnostics::default();
+        let p = Params::read(&[SPECS], &json!({"a": 1, "b": 0.05, "n": 4}), "p", &mut d);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(Value::Object(p.to_map()), json!({"n": 4}));
+        let mut d = Diagnostics::default();
+        Params::read(&[SPECS], &json!({"a": 3, "n": 0, "k": "w", "q": 1}), "p", &mut d);
+        let msgs: Vec<String> = d.0.iter().map(|x| x.to_string()).collect();
+        assert_eq!(msgs[0], "p.a: must be 0..=2, got 3");
+        assert_eq!(msgs[1], "p.n: must be 1..=8, got 0");
+        assert_eq!(msgs[2], "p.k: must be \"x\", \"y\" or \"z\", got \"w\"");
+        assert!(msgs[3].starts_with("p.q: unknown field"), "{msgs:?}");
+    }
+
+    #[test]
+    fn point_lists_are_bounded() {
+        let mut d = Diagnostics::default();
+        let v = Value::Array((0..5).map(|i| json!([i, i])).collect());
+        assert!(read_point_list("p", &v, 2, 2, 4, &mut d).is_none());
+        assert_eq!(
+            d.0[0].to_string(),
+            "p: has 5 points; the limit is 4 (it bounds the work per generation)"
+        );
+    }
+}

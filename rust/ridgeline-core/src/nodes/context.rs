@@ -1,0 +1,166 @@
+//! What a node sees: the evaluation context (grid, cancellation, and the declared parts of the
+//! scene) and the smaller check context. Nodes never see the recipe.
+
+use super::spec::{NodeSpec, Read};
+use super::Quality;
+use crate::error::{Error, Result};
+use crate::grid::{Field, Grid};
+use crate::landform::Landforms;
+use crate::seed::StableHasher;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Everything a graph runs in: the grid, the world seed and the landforms.
+#[derive(Clone, Copy, Debug)]
+pub struct Scene<'a> {
+    /// The terrain grid.
+    pub grid: Grid,
+    /// The world seed.
+    pub seed: u64,
+    /// The named landforms.
+    pub landforms: Landforms<'a>,
+    landforms_key: u64,
+}
+
+impl<'a> Scene<'a> {
+    /// A scene (hashes the landforms once for the cache keys).
+    pub fn new(grid: Grid, seed: u64, landforms: Landforms<'a>) -> Self {
+        Self {
+            grid,
+            seed,
+            landforms,
+            landforms_key: landforms.key(),
+        }
+    }
+}
+
+/// What a node sees while evaluating: always the grid and cancellation; the seed, landforms,
+/// quality and its own id only when its registry entry declares it reads them.
+#[derive(Clone, Copy)]
+pub struct EvalContext<'a> {
+    /// The terrain grid.
+    pub grid: Grid,
+    /// Set by the caller to stop work; nodes check it between rows.
+    pub cancel: &'a AtomicBool,
+    scene: &'a Scene<'a>,
+    quality: Quality,
+    node_id: &'a str,
+    spec: &'static NodeSpec,
+}
+
+impl<'a> EvalContext<'a> {
+    /// The context for node `node_id` of type `spec`.
+    pub fn new(
+        scene: &'a Scene<'a>,
+        spec: &'static NodeSpec,
+        node_id: &'a str,
+        quality: Quality,
+        cancel: &'a AtomicBool,
+    ) -> Self {
+        Self {
+            grid: scene.grid,
+            cancel,
+            scene,
+            quality,
+            node_id,
+            spec,
+        }
+    }
+
+    fn declared(&self, part: Read) -> Result<()> {
+        if self.spec.reads(part) {
+            Ok(())
+        } else {
+            Err(Error::invalid(
+                "",
+                format!(
+                    "internal: node type `{}` reads the {} without declaring it in its registry entry",
+                    self.spec.id,
+                    part.name()
+                ),
+            ))
+        }
+    }
+
+    /// The world seed ([`Read::Seed`]).
+    pub fn seed(&self) -> Result<u64> {
+        self.declared(Read::Seed)?;
+        Ok(self.scene.seed)
+    }
+
+    /// The landforms ([`Read::Landforms`]).
+    pub fn landforms(&self) -> Result<Landforms<'a>> {
+        self.declared(Read::Landforms)?;
+        Ok(self.scene.landforms)
+    }
+
+    /// Preview or Final ([`Read::Quality`]).
+    pub fn quality(&self) -> Result<Quality> {
+        self.declared(Read::Quality)?;
+        Ok(self.quality)
+    }
+
+    /// The node's id ([`Read::NodeId`]).
+    pub fn node_id(&self) -> Result<&'a str> {
+        self.declared(Read::NodeId)?;
+        Ok(self.node_id)
+    }
+
+    /// Hashes everything this context exposes to the node: the grid always, and each
+    /// declared part. A node's cache key is built from this, so what a node can read is
+    /// exactly what its key covers.
+    pub fn hash_exposed(&self, h: &mut StableHasher) {
+        let [cx, cz] = self.grid.cells();
+        let [sx, sz] = self.grid.size();
+        h.u64(cx as u64)
+            .u64(cz as u64)
+            .u64(sx.to_bits() as u64)
+            .u64(sz.to_bits() as u64);
+        for part in self.spec.reads {
+            match part {
+                Read::Seed => h.str("seed").u64(self.scene.seed),
+                Read::Landforms => h.str("landforms").u64(self.scene.landforms_key),
+                Read::Quality => h.str("quality").u64(self.quality as u64),
+                Read::NodeId => h.str("node_id").str(self.node_id),
+            };
+        }
+    }
+
+    /// `Err(Cancelled)` when the caller asked to stop.
+    pub fn check_cancel(&self) -> Result<()> {
+        if self.cancelled() {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// True when the caller asked to stop.
+    #[inline]
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// A field of the grid's sample dimensions, filled row by row in parallel by `row` (called
+    /// with the row's Z index and the row to fill). Checks cancellation between rows.
+    pub fn par_rows(&self, row: impl Fn(usize, &mut [f32]) + Sync) -> Result<Field<f32>> {
+        use rayon::prelude::*;
+        let [w, h] = self.grid.samples();
+        let mut data = vec![0.0f32; w * h];
+        data.par_chunks_mut(w).enumerate().for_each(|(z, out)| {
+            if !self.cancelled() {
+                row(z, out);
+            }
+        });
+        self.check_cancel()?;
+        Field::from_vec(w, h, data)
+    }
+}
+
+/// What a node's check sees: the terrain size and the landforms.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckContext<'a> {
+    /// World size along X and Z.
+    pub size: [f32; 2],
+    /// The named landforms.
+    pub landforms: Landforms<'a>,
+}

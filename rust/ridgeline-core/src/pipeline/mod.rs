@@ -1,0 +1,26 @@
+//! The pipeline: from a recipe to a prepared terrain. It combines the layers below it — the
+//! graph evaluates the recipe's nodes, the editing operations replay its strokes — and owns
+//! what needs the whole recipe:
+//!
+//! - [`generate`]: generate, prepare, finish, the base cache key.
+//! - [`prepared`]: the prepared terrain (heights, water, masks, biome).
+//! - [`session`]: an editable terrain (base + strokes → surface), incremental updates, undo.
+//! - [`compact`]: merging stamps; size/resolution decisions.
+//! - [`devcache`]: generated bases stored in the user's cache directory.
+
+pub mod compact;
+pub mod devcache;
+pub mod generate;
+pub mod prepared;
+pub mod session;
+
+#[cfg(test)]
+mod session_tests;
+
+pub use devcache::{CachedPrepare, DevCache, prepare_cached};
+pub use generate::{
+    Generated, base_cache_key, default_biome_color, finish, generate, generate_with_masks,
+    prepare, prepare_base,
+};
+pub use prepared::PreparedTerrain;
+pub use session::{Change, EditSession};
