@@ -1,9 +1,9 @@
 //! `ridgeline compact`: merges consecutive identical-setting stamps into one stroke entry.
 
 use crate::files::{load, write_atomic};
-use ridgeline_core::pipeline::compact::{compact, verify_equivalent};
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::nodes::Quality;
+use ridgeline_core::pipeline::compact::{compact, verify_equivalent};
 use ridgeline_core::recipe::Document;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

@@ -2,9 +2,9 @@
 
 use crate::files::{load, write_atomic};
 use ridgeline_core::formats::payload::encode;
-use ridgeline_core::pipeline::prepare;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::nodes::Quality;
+use ridgeline_core::pipeline::prepare;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 

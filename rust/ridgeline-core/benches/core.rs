@@ -299,14 +299,30 @@ fn bench_erosion(b: &Bench, field: &Heightfield) {
     let never = std::sync::atomic::AtomicBool::new(false);
     let mut eroded = 0.0;
     let fin = b.median(|| {
-        let e = erode(field.grid(), &src, &params, erosion_budget(&params, Quality::Final), 7, &never).expect("erosion");
+        let e = erode(
+            field.grid(),
+            &src,
+            &params,
+            erosion_budget(&params, Quality::Final),
+            7,
+            &never,
+        )
+        .expect("erosion");
         eroded = e.ledger.eroded;
         black_box(e);
     });
     assert!(eroded > 0.0, "erosion must move material");
     let pre = b.median(|| {
         black_box(
-            erode(field.grid(), &src, &params, erosion_budget(&params, Quality::Preview), 7, &never).expect("erosion"),
+            erode(
+                field.grid(),
+                &src,
+                &params,
+                erosion_budget(&params, Quality::Preview),
+                7,
+                &never,
+            )
+            .expect("erosion"),
         );
     });
     line("erosion_final_1025", fin * 1e3, None, "ms");
@@ -350,9 +366,9 @@ fn stroke_recipe(strokes: usize) -> ridgeline_core::recipe::Recipe {
 }
 
 fn bench_strokes(b: &Bench, field: &Heightfield) {
-    use ridgeline_core::pipeline::EditSession;
     use ridgeline_core::graph::eval::GraphCache;
     use ridgeline_core::nodes::Quality;
+    use ridgeline_core::pipeline::EditSession;
     // stroke_stamp_20m: one 20 m (diameter) raise stamp on a 1025² terrain, incremental update
     // of heights + normals + bounds (+ history record). Peer: replaying the same stroke stack
     // from the base over the whole grid (what a non-incremental editor does).

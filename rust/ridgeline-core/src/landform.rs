@@ -17,8 +17,12 @@ const BIG: Range = Range::Magnitude(1.0e6);
 
 /// The shape controls (defaults and ranges written once, here).
 pub const SHAPE_PARAMS: &[ParamSpec] = &[
-    ParamSpec::of("profile", ParamType::Enum(&["fbm", "ridged"]), Initial::Text("fbm"))
-        .doc("fbm: smooth fractal relief; ridged: sharp crests, each octave (1 − abs n)²"),
+    ParamSpec::of(
+        "profile",
+        ParamType::Enum(&["fbm", "ridged"]),
+        Initial::Text("fbm"),
+    )
+    .doc("fbm: smooth fractal relief; ridged: sharp crests, each octave (1 − abs n)²"),
     ParamSpec::single("base_height", 0.0, BIG)
         .unit("m")
         .always()

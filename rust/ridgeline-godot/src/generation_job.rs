@@ -2,12 +2,12 @@
 //! progress and the result; no engine call happens off the main thread, and a panic in the job
 //! becomes an error message instead of crossing into Godot.
 
-use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::edit::MaskLoader;
-use ridgeline_core::pipeline::EditSession;
-use ridgeline_core::pipeline::PreparedTerrain;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::mesh::{self, ChunkCollision, ChunkMesh};
+use ridgeline_core::pipeline::DevCache;
+use ridgeline_core::pipeline::EditSession;
+use ridgeline_core::pipeline::PreparedTerrain;
 use ridgeline_core::recipe::Recipe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};

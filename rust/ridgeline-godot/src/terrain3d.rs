@@ -6,8 +6,8 @@ use crate::terrain_asset::TerrainAsset;
 use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D, ProjectSettings};
 use godot::prelude::*;
-use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::graph::eval::GraphCache;
+use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::recipe::Document;
 use std::sync::{Arc, Mutex};
 
@@ -766,9 +766,12 @@ impl Terrain3D {
         };
         let mut fresh = recipe;
         fresh.clear_strokes();
-        let mut session =
-            ridgeline_core::pipeline::EditSession::new(fresh, (*prepared.field).clone(), Some(masks))
-                .map_err(|e| e.to_string())?;
+        let mut session = ridgeline_core::pipeline::EditSession::new(
+            fresh,
+            (*prepared.field).clone(),
+            Some(masks),
+        )
+        .map_err(|e| e.to_string())?;
         session
             .set_base_masks(
                 &prepared.exclusion,
@@ -898,13 +901,12 @@ impl Terrain3D {
             return DevCache::from_environment(ridgeline_core::formats::payload::CODEC);
         }
         let dir = godot::classes::Os::singleton().get_cache_dir().to_string();
-        (!dir.is_empty())
-            .then(|| {
-                DevCache::new(
-                    std::path::Path::new(&dir).join("ridgeline").join("terrain"),
-                    ridgeline_core::formats::payload::CODEC,
-                )
-            })
+        (!dir.is_empty()).then(|| {
+            DevCache::new(
+                std::path::Path::new(&dir).join("ridgeline").join("terrain"),
+                ridgeline_core::formats::payload::CODEC,
+            )
+        })
     }
 
     fn source_changed(&mut self) {

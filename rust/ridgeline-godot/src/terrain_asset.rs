@@ -70,7 +70,9 @@ impl TerrainAsset {
     /// change is invalid or refused. Call [method Terrain3D.generate] afterwards.
     #[func]
     pub fn resize(&mut self, size: Vector2, resolution: Vector2i, keep_edits: bool) -> bool {
-        use ridgeline_core::pipeline::compact::{RegridChoice, needs_regrid_decision, resolve_regrid};
+        use ridgeline_core::pipeline::compact::{
+            RegridChoice, needs_regrid_decision, resolve_regrid,
+        };
         let Some(doc) = self.document.clone() else {
             godot_error!("TerrainAsset.resize: the asset holds no recipe");
             return false;

@@ -2,8 +2,8 @@
 
 use godot::classes::{EditorExportPlugin, IEditorExportPlugin, ProjectSettings};
 use godot::prelude::*;
-use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::graph::eval::GraphCache;
+use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::recipe::Document;
 use std::sync::atomic::AtomicBool;
 

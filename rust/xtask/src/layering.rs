@@ -345,12 +345,21 @@ mod tests {
     const LIB: &str = "//! Docs.\n//!\n//! ## Layers\n//! | layer | modules |\n//! |---|---|\n//! | base | a, b |\n//! | top | c |\n\npub mod a;\npub mod b;\npub mod c;\n#[cfg(test)]\nmod testutil;\n";
 
     fn fixture(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("xtask-layering-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("xtask-layering-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         write(&dir, "src/lib.rs", LIB);
         write(&dir, "src/a.rs", "use crate::b::X;\n");
-        write(&dir, "src/b.rs", "pub struct X;\n#[cfg(test)]\nmod t { use crate::c::Y; }\n");
-        write(&dir, "src/c/mod.rs", "use crate::{a, b::X};\npub struct Y;\n");
+        write(
+            &dir,
+            "src/b.rs",
+            "pub struct X;\n#[cfg(test)]\nmod t { use crate::c::Y; }\n",
+        );
+        write(
+            &dir,
+            "src/c/mod.rs",
+            "use crate::{a, b::X};\npub struct Y;\n",
+        );
         write(&dir, "src/c/tests.rs", "use crate::c::Y;\n");
         write(&dir, "src/testutil.rs", "use crate::c::Y;\n");
         dir
@@ -365,10 +374,17 @@ mod tests {
     #[test]
     fn an_upward_import_fails_with_its_location() {
         let dir = fixture("up");
-        write(&dir, "src/a.rs", "use crate::b::X;\nfn f() { crate::c::Y; }\n");
+        write(
+            &dir,
+            "src/a.rs",
+            "use crate::b::X;\nfn f() { crate::c::Y; }\n",
+        );
         let p = check_crate(&dir).unwrap().unwrap();
         assert_eq!(p.len(), 1, "{p:?}");
-        assert!(p[0].contains("a.rs:2: `a` (base) imports `crate::c` (top)"), "{p:?}");
+        assert!(
+            p[0].contains("a.rs:2: `a` (base) imports `crate::c` (top)"),
+            "{p:?}"
+        );
     }
 
     #[test]
@@ -385,7 +401,10 @@ mod tests {
         write(&dir, "src/lib.rs", &(LIB.to_string() + "pub mod d;\n"));
         write(&dir, "src/d.rs", "");
         let p = check_crate(&dir).unwrap().unwrap();
-        assert!(p[0].contains("module `d` is not in the layer table"), "{p:?}");
+        assert!(
+            p[0].contains("module `d` is not in the layer table"),
+            "{p:?}"
+        );
         write(&dir, "src/lib.rs", "pub mod a;\n");
         assert_eq!(check_crate(&dir).unwrap(), None);
     }

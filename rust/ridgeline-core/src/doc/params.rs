@@ -386,12 +386,7 @@ fn choice_list(choices: &[&str]) -> String {
 impl Params {
     /// Reads `value` (an object) at `path` with the specs of `groups`, reporting type and range
     /// problems and unknown members. Unreadable values fall back to their defaults.
-    pub fn read(
-        groups: &[&[ParamSpec]],
-        value: &Value,
-        path: &str,
-        d: &mut Diagnostics,
-    ) -> Params {
+    pub fn read(groups: &[&[ParamSpec]], value: &Value, path: &str, d: &mut Diagnostics) -> Params {
         let mut r = ObjectReader::new(path, value, d);
         let p = Self::read_members(groups, &mut r, d);
         r.finish(d);
@@ -580,7 +575,9 @@ fn value_json(v: &ParamValue) -> Value {
         ),
         ParamValue::Colour(c) => Value::Array(c.iter().map(|&x| json_number(x)).collect()),
         ParamValue::Ids(ids) => Value::Array(ids.iter().map(|s| Value::from(s.clone())).collect()),
-        ParamValue::Records(rs) => Value::Array(rs.iter().map(|r| Value::Object(r.to_map())).collect()),
+        ParamValue::Records(rs) => {
+            Value::Array(rs.iter().map(|r| Value::Object(r.to_map())).collect())
+        }
     }
 }
 
@@ -643,17 +640,17 @@ fn read_one(spec: &ParamSpec, r: &mut ObjectReader, d: &mut Diagnostics) -> Para
         ParamType::Bool => match v {
             Value::Bool(b) => ParamValue::Bool(*b),
             other => {
-                d.push(at, format!("must be true or false, got {}", type_name(other)));
+                d.push(
+                    at,
+                    format!("must be true or false, got {}", type_name(other)),
+                );
                 fallback
             }
         },
         ParamType::Enum(choices) => match v {
             Value::String(s) if choices.contains(&s.as_str()) => ParamValue::Text(s.clone()),
             Value::String(s) => {
-                d.push(
-                    at,
-                    format!("must be {}, got \"{s}\"", choice_list(choices)),
-                );
+                d.push(at, format!("must be {}, got \"{s}\"", choice_list(choices)));
                 fallback
             }
             other => {
@@ -733,7 +730,11 @@ pub fn read_point_list(
 ) -> Option<Vec<Vec<f64>>> {
     let shape = if dims == 3 { "[x, y, z]" } else { "[x, z]" };
     let Some(arr) = v.as_array() else {
-        let what = if dims == 3 { "[x, y, z]" } else { "[x, z] pairs" };
+        let what = if dims == 3 {
+            "[x, y, z]"
+        } else {
+            "[x, z] pairs"
+        };
         d.push(
             path,
             format!("must be an array of {what}, got {}", type_name(v)),
@@ -799,7 +800,12 @@ mod tests {
         assert!(d.is_empty(), "{d:?}");
         assert_eq!(Value::Object(p.to_map()), json!({"n": 4}));
         let mut d = Diagnostics::default();
-        Params::read(&[SPECS], &json!({"a": 3, "n": 0, "k": "w", "q": 1}), "p", &mut d);
+        Params::read(
+            &[SPECS],
+            &json!({"a": 3, "n": 0, "k": "w", "q": 1}),
+            "p",
+            &mut d,
+        );
         let msgs: Vec<String> = d.0.iter().map(|x| x.to_string()).collect();
         assert_eq!(msgs[0], "p.a: must be 0..=2, got 3");
         assert_eq!(msgs[1], "p.n: must be 1..=8, got 0");

@@ -44,4 +44,3 @@ impl Layer {
         Value::Object(m)
     }
 }
-

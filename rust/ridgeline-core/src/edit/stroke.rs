@@ -8,14 +8,14 @@
 //! (`[x, z, height]`) and no points. Positions are terrain-local world units.
 
 use super::brush::{Brush, MaskImage, Shape};
-use super::rect::Rect;
-use crate::error::Diagnostics;
-use crate::grid::Grid;
 use super::layer::Layer;
+use super::rect::Rect;
 use crate::doc::reader::{
     ObjectReader, non_negative, positive, read_numbers, read_points, show, type_name, within,
 };
 use crate::doc::write::json_number;
+use crate::error::Diagnostics;
+use crate::grid::Grid;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 

@@ -35,7 +35,8 @@ pub const MAGIC: &[u8; 8] = b"RDGLTBIN";
 pub const PAYLOAD_VERSION: u32 = 2;
 
 /// The payload as the development cache's entry format.
-pub const CODEC: crate::pipeline::devcache::Codec = crate::pipeline::devcache::Codec { encode, decode };
+pub const CODEC: crate::pipeline::devcache::Codec =
+    crate::pipeline::devcache::Codec { encode, decode };
 
 /// Encodes a prepared terrain.
 pub fn encode(p: &PreparedTerrain) -> Vec<u8> {

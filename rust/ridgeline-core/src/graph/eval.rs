@@ -183,7 +183,12 @@ pub fn evaluate(
                     .next()
                     .ok_or_else(|| Error::invalid(&gn.id, "dangling connection"))?;
                 h.str(spec.name).u64(keys[&j]).u64(out_index as u64);
-                inputs.push(values.get(&j).and_then(|v| v.values.get(out_index)).cloned());
+                inputs.push(
+                    values
+                        .get(&j)
+                        .and_then(|v| v.values.get(out_index))
+                        .cloned(),
+                );
             } else {
                 h.str(spec.name).str("-");
                 inputs.push(None);

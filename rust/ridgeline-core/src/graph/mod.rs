@@ -321,7 +321,12 @@ impl Graph {
         let sources: Vec<Vec<usize>> = self
             .nodes
             .iter()
-            .map(|n| n.inputs.values().filter_map(|s| self.find(&s.node)).collect())
+            .map(|n| {
+                n.inputs
+                    .values()
+                    .filter_map(|s| self.find(&s.node))
+                    .collect()
+            })
             .collect();
         for root in 0..self.nodes.len() {
             if state[root] != 0 {

@@ -1,7 +1,7 @@
 use super::eval::GraphCache;
 use crate::error::Error;
-use crate::pipeline::generate::generate;
 use crate::nodes::Quality;
+use crate::pipeline::generate::generate;
 use crate::recipe::{Document, Recipe};
 use std::sync::atomic::AtomicBool;
 

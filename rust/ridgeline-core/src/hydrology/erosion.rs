@@ -175,7 +175,8 @@ pub fn erode(
 ) -> Result<Eroded> {
     let (w, h) = (input.width(), input.depth());
     let mut heights = input.as_slice().to_vec();
-    let (droplets, lifetime, thermal) = (budget.droplets, budget.lifetime, budget.thermal_iterations);
+    let (droplets, lifetime, thermal) =
+        (budget.droplets, budget.lifetime, budget.thermal_iterations);
     let brush = brush(params.brush_radius);
     let margin = params.brush_radius as usize + 1;
     let mut ledger = Ledger::default();

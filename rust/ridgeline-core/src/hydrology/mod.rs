@@ -6,4 +6,3 @@ pub mod erosion;
 pub mod water;
 
 pub use drainage::{Basin, Drainage};
-

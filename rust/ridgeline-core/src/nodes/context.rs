@@ -1,8 +1,8 @@
 //! What a node sees: the evaluation context (grid, cancellation, and the declared parts of the
 //! scene) and the smaller check context. Nodes never see the recipe.
 
-use super::spec::{NodeSpec, Read};
 use super::Quality;
+use super::spec::{NodeSpec, Read};
 use crate::error::{Error, Result};
 use crate::grid::{Field, Grid};
 use crate::landform::Landforms;

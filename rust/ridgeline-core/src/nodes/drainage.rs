@@ -3,8 +3,7 @@
 
 use super::util::input;
 use super::{
-    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
-    pin,
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue, pin,
 };
 use crate::error::Result;
 use crate::hydrology::Drainage;

@@ -3,8 +3,7 @@
 
 use super::util::{fade_out, input};
 use super::{
-    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
-    pin,
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue, pin,
 };
 use crate::doc::params::{ParamSpec, Range};
 use crate::error::Result;
@@ -73,4 +72,3 @@ impl NodeImpl for ElevationMask {
         Ok(vec![PinValue::Mask(Arc::new(mask))].into())
     }
 }
-

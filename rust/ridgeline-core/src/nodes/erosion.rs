@@ -45,10 +45,13 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
             .doc("fraction of excess sediment deposited per step"),
         ParamSpec::single("erosion_rate", DEF.erosion_rate as f64, UNIT)
             .doc("fraction of free capacity eroded per step"),
-        ParamSpec::single("evaporation", DEF.evaporation as f64, UNIT)
-            .doc("water lost per step"),
-        ParamSpec::single("min_slope", DEF.min_slope as f64, Range::NonNegativeUpTo(10.0))
-            .doc("smallest slope used for capacity (keeps flat ground erodible)"),
+        ParamSpec::single("evaporation", DEF.evaporation as f64, UNIT).doc("water lost per step"),
+        ParamSpec::single(
+            "min_slope",
+            DEF.min_slope as f64,
+            Range::NonNegativeUpTo(10.0),
+        )
+        .doc("smallest slope used for capacity (keeps flat ground erodible)"),
         ParamSpec::single("gravity", DEF.gravity as f64, Range::NonNegativeUpTo(100.0))
             .doc("acceleration along slopes"),
         ParamSpec::integer("brush_radius", DEF.brush_radius as i64, 1, 8)
@@ -56,15 +59,23 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
             .doc("erosion brush radius"),
         ParamSpec::single("thermal_strength", DEF.thermal_strength as f64, UNIT)
             .doc("fraction of the excess drop moved per thermal iteration"),
-        ParamSpec::single("talus_angle", DEF.talus_angle as f64, Range::Within(0.0, 89.0))
-            .unit("degrees")
-            .doc("steeper neighbour drops relax"),
+        ParamSpec::single(
+            "talus_angle",
+            DEF.talus_angle as f64,
+            Range::Within(0.0, 89.0),
+        )
+        .unit("degrees")
+        .doc("steeper neighbour drops relax"),
         ParamSpec::integer("thermal_iterations", DEF.thermal_iterations as i64, 0, 500)
             .doc("thermal iterations (Final only)"),
     ]],
     reads: &[Read::Seed, Read::Quality],
     canonical: Canonical::OmitDefaults,
-    build: |p, _, _| Box::new(Erosion { params: params_from(p) }),
+    build: |p, _, _| {
+        Box::new(Erosion {
+            params: params_from(p),
+        })
+    },
 };
 
 fn params_from(p: &Params) -> ErosionParams {

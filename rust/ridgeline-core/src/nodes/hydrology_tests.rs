@@ -1,8 +1,8 @@
 //! Water nodes through the graph (documents → generation).
 
-use crate::pipeline::generate;
 use crate::graph::eval::GraphCache;
 use crate::nodes::Quality;
+use crate::pipeline::generate;
 use crate::recipe::Document;
 use std::sync::atomic::AtomicBool;
 

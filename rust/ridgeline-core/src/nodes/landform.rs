@@ -2,8 +2,8 @@
 
 use super::util::shape_field;
 use super::{
-    Canonical, Category, CheckContext, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec,
-    PinKind, PinSpec, PinValue, Read, pin,
+    Canonical, Category, CheckContext, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind,
+    PinSpec, PinValue, Read, pin,
 };
 use crate::doc::params::{Initial, ParamSpec, ParamType};
 use crate::error::{Diagnostics, Result};
@@ -19,8 +19,10 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
     icon: "landform",
     inputs: &[],
     outputs: OUTPUTS,
-    params: &[&[ParamSpec::of("landform", ParamType::String, Initial::Unset)
-        .doc("landform name; default: the recipe's default_landform")]],
+    params: &[
+        &[ParamSpec::of("landform", ParamType::String, Initial::Unset)
+            .doc("landform name; default: the recipe's default_landform")],
+    ],
     reads: &[Read::Seed, Read::Landforms],
     canonical: Canonical::OmitDefaults,
     build: |p, _, _| {
@@ -41,7 +43,10 @@ pub struct Landform {
 
 impl NodeImpl for Landform {
     fn check(&self, ctx: &CheckContext, path: &str, d: &mut Diagnostics) {
-        let name = self.landform.as_deref().unwrap_or(ctx.landforms.default_name);
+        let name = self
+            .landform
+            .as_deref()
+            .unwrap_or(ctx.landforms.default_name);
         match ctx.landforms.get(name) {
             Some(shape) => check_domain(&shape, ctx.size, path, d),
             None => d.push(
@@ -63,4 +68,3 @@ impl NodeImpl for Landform {
         Ok(vec![PinValue::Heightfield(Arc::new(field))].into())
     }
 }
-

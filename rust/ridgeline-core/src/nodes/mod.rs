@@ -34,9 +34,9 @@ pub use context::{CheckContext, EvalContext, Scene};
 pub use erosion::erosion_budget;
 pub use spec::{Canonical, Category, NodeSpec, Read};
 
+use crate::doc::params::Params;
 use crate::error::{Diagnostics, Error, Result};
 use crate::grid::Field;
-use crate::doc::params::Params;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
@@ -295,6 +295,6 @@ pub fn parse_node(type_id: &str, params: &Value, path: &str, d: &mut Diagnostics
 }
 
 #[cfg(test)]
-mod registry_tests;
-#[cfg(test)]
 mod hydrology_tests;
+#[cfg(test)]
+mod registry_tests;

@@ -3,10 +3,10 @@
 
 use super::util::shape_field;
 use super::{
-    Canonical, Category, CheckContext, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec,
-    PinKind, PinSpec, PinValue, Read, pin,
+    Canonical, Category, CheckContext, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind,
+    PinSpec, PinValue, Read, pin,
 };
-use crate::doc::params::{ParamSpec, ParamType, Initial, Range};
+use crate::doc::params::{Initial, ParamSpec, ParamType, Range};
 use crate::error::{Diagnostics, Result};
 use crate::landform::{SHAPE_PARAMS, check_domain, shape_from};
 use crate::noise::{ShapeParams, ShapeSeeds};
@@ -22,11 +22,14 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
     icon: "noise",
     inputs: &[],
     outputs: OUTPUTS,
-    params: &[SHAPE_PARAMS, &[ParamSpec {
-        range: Range::Any,
-        ..ParamSpec::of("seed_offset", ParamType::Integer, Initial::Integer(0))
-    }
-    .doc("mixed into the landform sub-seed to decorrelate noise sources")]],
+    params: &[
+        SHAPE_PARAMS,
+        &[ParamSpec {
+            range: Range::Any,
+            ..ParamSpec::of("seed_offset", ParamType::Integer, Initial::Integer(0))
+        }
+        .doc("mixed into the landform sub-seed to decorrelate noise sources")],
+    ],
     reads: &[Read::Seed],
     canonical: Canonical::OmitDefaults,
     build: |p, _, _| {

@@ -93,7 +93,11 @@ pub fn segment_distance(a: [f64; 2], b: [f64; 2], p: [f64; 2]) -> f64 {
 impl NodeImpl for PathDistanceMask {
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         input(inputs, 0, "field")?;
-        check_segment_work(&ctx.grid, self.points.len().saturating_sub(1), "params.points")?;
+        check_segment_work(
+            &ctx.grid,
+            self.points.len().saturating_sub(1),
+            "params.points",
+        )?;
         Ok(vec![mask_from(ctx, |x, z| self.value_at(x, z))?].into())
     }
 }

@@ -17,7 +17,12 @@ fn registry_lists_every_type_once_with_documented_params() {
             assert!(names.insert(p.name), "{}: duplicate param {}", s.id, p.name);
             assert!(!p.doc.is_empty(), "{}.{} has no doc line", s.id, p.name);
             if let ParamType::PointList { max, .. } = p.ty {
-                assert!(max > 0 && max <= 65_536, "{}.{}: bounded point list", s.id, p.name);
+                assert!(
+                    max > 0 && max <= 65_536,
+                    "{}.{}: bounded point list",
+                    s.id,
+                    p.name
+                );
             }
             if let ParamType::Records(fields) = p.ty {
                 assert!(fields.iter().all(|f| !f.doc.is_empty()));
@@ -30,7 +35,11 @@ fn registry_lists_every_type_once_with_documented_params() {
             assert!(d.is_empty(), "{}: {d:?}", s.id);
         }
         let canonical = node.params();
-        let always: Vec<_> = s.param_specs().filter(|p| p.always).map(|p| p.name).collect();
+        let always: Vec<_> = s
+            .param_specs()
+            .filter(|p| p.always)
+            .map(|p| p.name)
+            .collect();
         assert!(
             canonical.keys().all(|k| always.contains(&k.as_str())),
             "{}: defaults are omitted, got {canonical:?}",
@@ -44,11 +53,21 @@ fn unknown_type_message_lists_all_seventeen_types() {
     let mut d = Diagnostics::default();
     assert!(parse_node("bogus", &json!({}), "graph.nodes[\"x\"].params", &mut d).is_none());
     let msg = d.0[0].to_string();
-    assert!(msg.starts_with("graph.nodes[\"x\"].type: unknown node type `bogus`"), "{msg}");
+    assert!(
+        msg.starts_with("graph.nodes[\"x\"].type: unknown node type `bogus`"),
+        "{msg}"
+    );
     for s in REGISTRY {
         assert!(msg.contains(s.id), "{} missing from: {msg}", s.id);
     }
-    for hydro in ["drainage", "erosion", "water_body", "basin_water", "river_route", "water_edit"] {
+    for hydro in [
+        "drainage",
+        "erosion",
+        "water_body",
+        "basin_water",
+        "river_route",
+        "water_edit",
+    ] {
         assert!(msg.contains(hydro));
     }
 }
@@ -60,7 +79,10 @@ fn catalog_carries_pins_defaults_ranges_and_docs() {
     assert_eq!(arr.len(), 17);
     let erosion = arr.iter().find(|n| n["id"] == "erosion").unwrap();
     assert_eq!(erosion["category"], "simulation");
-    assert_eq!(erosion["inputs"][0], json!({"name": "field", "kind": "heightfield", "required": true}));
+    assert_eq!(
+        erosion["inputs"][0],
+        json!({"name": "field", "kind": "heightfield", "required": true})
+    );
     let it = erosion["params"]
         .as_array()
         .unwrap()
@@ -80,7 +102,12 @@ fn catalog_carries_pins_defaults_ranges_and_docs() {
 #[test]
 fn range_messages_come_from_the_spec() {
     let mut d = Diagnostics::default();
-    parse_node("erosion", &json!({"iterations": -3}), "graph.nodes[\"erode\"].params", &mut d);
+    parse_node(
+        "erosion",
+        &json!({"iterations": -3}),
+        "graph.nodes[\"erode\"].params",
+        &mut d,
+    );
     assert_eq!(
         d.0[0].to_string(),
         "graph.nodes[\"erode\"].params.iterations: must be 0..=20000000, got -3"
@@ -126,7 +153,10 @@ fn docs_tables_match_the_registry() {
     // Drop every generated block, remembering where it was.
     while let Some(i) = rest.find(BEGIN) {
         out.push_str(&rest[..i]);
-        let j = rest[i..].find(END).map(|j| i + j + END.len() + 1).unwrap_or(rest.len());
+        let j = rest[i..]
+            .find(END)
+            .map(|j| i + j + END.len() + 1)
+            .unwrap_or(rest.len());
         rest = &rest[j.min(rest.len())..];
     }
     out.push_str(rest);

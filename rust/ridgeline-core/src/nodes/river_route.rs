@@ -178,7 +178,12 @@ impl NodeImpl for RiverRoute {
             let [x, z] = grid.sample_position(i % w, i / w);
             path.push([x, b, z]);
         }
-        super::util::check_segment_work_limit(&grid, route.len(), super::util::MAX_RIVER_WORK, "params")?;
+        super::util::check_segment_work_limit(
+            &grid,
+            route.len(),
+            super::util::MAX_RIVER_WORK,
+            "params",
+        )?;
         ctx.check_cancel()?;
         let mut carved = dr.source.clone();
         carve_channel(&mut carved, &grid, &path, self.channel_width as f32);

@@ -4,8 +4,7 @@
 
 use super::util::{fade_out, input};
 use super::{
-    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
-    pin,
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue, pin,
 };
 use crate::doc::params::{ParamSpec, Range};
 use crate::error::Result;

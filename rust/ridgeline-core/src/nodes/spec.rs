@@ -166,7 +166,11 @@ impl NodeSpec {
             }
             pins.iter()
                 .map(|p| {
-                    let opt = if inputs && !p.required { ", optional" } else { "" };
+                    let opt = if inputs && !p.required {
+                        ", optional"
+                    } else {
+                        ""
+                    };
                     format!("`{}` ({}{opt})", p.name, p.kind.name())
                 })
                 .collect::<Vec<_>>()

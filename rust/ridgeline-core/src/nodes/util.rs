@@ -127,7 +127,11 @@ pub fn fade_out(d: f32, falloff: f32) -> f32 {
 }
 
 /// Samples a shape over the grid (rows in parallel; identical for any thread count).
-pub fn shape_field(ctx: &EvalContext, shape: &ShapeParams, seeds: ShapeSeeds) -> Result<Field<f32>> {
+pub fn shape_field(
+    ctx: &EvalContext,
+    shape: &ShapeParams,
+    seeds: ShapeSeeds,
+) -> Result<Field<f32>> {
     let [w, _] = ctx.grid.samples();
     let [dx, dz] = ctx.grid.spacing();
     let sampler = RowSampler::new(*shape, seeds, w, dx);

@@ -115,8 +115,12 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
             ParamSpec::number("flow_speed", 0.0, Range::NonNegative)
                 .unit("m/s")
                 .doc("prescribed flow speed"),
-            ParamSpec::of("flow_direction", ParamType::Point, Initial::Point([1.0, 0.0]))
-                .doc("flow direction [x, z] of lakes and oceans (rivers follow their path)"),
+            ParamSpec::of(
+                "flow_direction",
+                ParamType::Point,
+                Initial::Point([1.0, 0.0]),
+            )
+            .doc("flow direction [x, z] of lakes and oceans (rivers follow their path)"),
         ],
         APPEARANCE,
     ],
@@ -127,30 +131,54 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
 
 /// Appearance parameters (shading only).
 const APPEARANCE: &[ParamSpec] = &[
-    ParamSpec::of("shallow_color", ParamType::Colour, Initial::Colour(c64(APP.shallow_color)))
-        .doc("colour in shallow water (alpha = opacity)"),
-    ParamSpec::of("deep_color", ParamType::Colour, Initial::Colour(c64(APP.deep_color)))
-        .doc("colour in deep water"),
-    ParamSpec::number("absorption_distance", APP.absorption_distance as f64, Range::Positive)
-        .unit("m")
-        .doc("depth at which the shallow contribution falls to about 37 %"),
+    ParamSpec::of(
+        "shallow_color",
+        ParamType::Colour,
+        Initial::Colour(c64(APP.shallow_color)),
+    )
+    .doc("colour in shallow water (alpha = opacity)"),
+    ParamSpec::of(
+        "deep_color",
+        ParamType::Colour,
+        Initial::Colour(c64(APP.deep_color)),
+    )
+    .doc("colour in deep water"),
+    ParamSpec::number(
+        "absorption_distance",
+        APP.absorption_distance as f64,
+        Range::Positive,
+    )
+    .unit("m")
+    .doc("depth at which the shallow contribution falls to about 37 %"),
     ParamSpec::number("roughness", APP.roughness as f64, UNIT).doc("surface roughness"),
-    ParamSpec::number("wave_amplitude", APP.wave_amplitude as f64, Range::NonNegative)
-        .doc("slope of animated shading normals"),
+    ParamSpec::number(
+        "wave_amplitude",
+        APP.wave_amplitude as f64,
+        Range::NonNegative,
+    )
+    .doc("slope of animated shading normals"),
     ParamSpec::number("wave_length", APP.wave_length as f64, Range::Positive)
         .unit("m")
         .doc("wave length"),
     ParamSpec::number("wave_speed", APP.wave_speed as f64, Range::NonNegative)
         .unit("m/s")
         .doc("wave speed"),
-    ParamSpec::number("normal_strength", APP.normal_strength as f64, Range::NonNegative)
-        .doc("normal strength"),
+    ParamSpec::number(
+        "normal_strength",
+        APP.normal_strength as f64,
+        Range::NonNegative,
+    )
+    .doc("normal strength"),
     ParamSpec::number("foam_width", APP.foam_width as f64, Range::NonNegative)
         .unit("m")
         .doc("shallow foam band width (0 disables)"),
     ParamSpec::number("foam_strength", APP.foam_strength as f64, UNIT).doc("foam strength"),
-    ParamSpec::of("foam_color", ParamType::Colour, Initial::Colour(c64(APP.foam_color)))
-        .doc("foam colour"),
+    ParamSpec::of(
+        "foam_color",
+        ParamType::Colour,
+        Initial::Colour(c64(APP.foam_color)),
+    )
+    .doc("foam colour"),
 ];
 
 /// Parameters (see `docs/nodes.md`). Stored canonically as the parsed JSON (defaults
@@ -364,7 +392,12 @@ impl NodeImpl for WaterBodyNode {
         let mut body = self.body.clone();
         if let Footprint::River { path, width, .. } = &mut body.footprint {
             *path = self.sampled_path();
-            check_segment_work_limit(&ctx.grid, path.len(), MAX_RIVER_WORK, "params.river_path")?;
+            check_segment_work_limit(
+                &ctx.grid,
+                path.len().saturating_sub(1),
+                MAX_RIVER_WORK,
+                "params.river_path",
+            )?;
             carve_channel(&mut ground, &ctx.grid, path, *width);
             ctx.check_cancel()?;
         }

@@ -4,8 +4,7 @@
 use super::util::{MAX_RIVER_WORK, check_segment_work_limit, input};
 use super::water_body::{INTERPOLATION, river_path_spec};
 use super::{
-    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
-    pin,
+    Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue, pin,
 };
 use crate::doc::params::{Initial, ParamSpec, ParamType, Params, Range};
 use crate::doc::reader::member;
@@ -24,8 +23,12 @@ const OVERRIDE: &[ParamSpec] = &[
     ParamSpec::number("flow_speed", 0.0, Range::NonNegative)
         .unit("m/s")
         .doc("new flow speed"),
-    ParamSpec::of("flow_direction", ParamType::Point, Initial::Point([1.0, 0.0]))
-        .doc("new flow direction [x, z]"),
+    ParamSpec::of(
+        "flow_direction",
+        ParamType::Point,
+        Initial::Point([1.0, 0.0]),
+    )
+    .doc("new flow direction [x, z]"),
     river_path_spec(),
     INTERPOLATION[0],
     INTERPOLATION[1],

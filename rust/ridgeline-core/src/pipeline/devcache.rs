@@ -203,9 +203,9 @@ pub fn prepare_cached(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::generate::prepare_base as prepare;
     use crate::graph::eval::GraphCache;
     use crate::nodes::Quality;
+    use crate::pipeline::generate::prepare_base as prepare;
     use crate::recipe::Document;
     use std::sync::atomic::AtomicBool;
 

@@ -117,10 +117,7 @@ pub fn finish(
     recipe: &Recipe,
     base: super::PreparedTerrain,
     masks: Option<crate::edit::MaskLoader>,
-) -> Result<(
-    super::PreparedTerrain,
-    Option<super::EditSession>,
-)> {
+) -> Result<(super::PreparedTerrain, Option<super::EditSession>)> {
     if !recipe.has_strokes() {
         return Ok((base, None));
     }

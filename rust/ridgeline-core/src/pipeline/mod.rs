@@ -19,8 +19,10 @@ mod session_tests;
 
 pub use devcache::{CachedPrepare, DevCache, prepare_cached};
 pub use generate::{
-    Generated, base_cache_key, default_biome_color, finish, generate, generate_with_masks,
-    prepare, prepare_base,
+    Generated, base_cache_key, default_biome_color, finish, generate, generate_with_masks, prepare,
+    prepare_base,
 };
 pub use prepared::PreparedTerrain;
 pub use session::{Change, EditSession};
+#[cfg(test)]
+mod hardening_tests;

@@ -144,10 +144,7 @@ impl EditSession {
         if let Some(&r) = regions.iter().find(|&&r| r as usize > names.len()) {
             d.push(
                 "base masks.regions",
-                format!(
-                    "region id {r} names no biome ({} names given)",
-                    names.len()
-                ),
+                format!("region id {r} names no biome ({} names given)", names.len()),
             );
         }
         d.into_result()?;
@@ -169,13 +166,7 @@ impl EditSession {
                 .collect();
             self.base_regions = regions
                 .iter()
-                .map(|&r| {
-                    if r == 0 {
-                        0
-                    } else {
-                        map[r as usize - 1]
-                    }
-                })
+                .map(|&r| if r == 0 { 0 } else { map[r as usize - 1] })
                 .collect();
         }
         let [w, h] = self.grid.samples();
@@ -416,7 +407,9 @@ impl EditSession {
         let mut heights = Vec::new();
         shape.for_each_covered(&self.grid, |x, z| {
             let h = self.field.heights()[self.grid.index(x, z)];
-            heights.push(crate::doc::write::json_number(crate::edit::stroke::shortest(h)));
+            heights.push(crate::doc::write::json_number(
+                crate::edit::stroke::shortest(h),
+            ));
         });
         if let Some(obj) = value.as_object_mut() {
             obj.insert("heights".into(), Value::Array(heights));

@@ -379,3 +379,34 @@ fn history_records_are_compressed() {
         s.history_bytes()
     );
 }
+
+#[test]
+fn base_masks_of_the_wrong_length_are_an_error_and_change_nothing() {
+    let mut s = EditSession::new(recipe(""), base(), None).unwrap();
+    let n = W * W;
+    let e = s
+        .set_base_masks(&[1.0; 10], &[], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!(
+            "base masks.exclusion: has 10 values; the grid has {n} samples"
+        )),
+        "{e}"
+    );
+    assert!(s.exclusion().iter().all(|&x| x == 0.0));
+    let e = s
+        .set_base_masks(&[], &vec![2; n], &["sand".into()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("region id 2 names no biome (1 names given)"),
+        "{e}"
+    );
+    // Empty means none; the right length is taken.
+    s.set_base_masks(&[], &[], &[]).unwrap();
+    s.set_base_masks(&vec![0.5; n], &vec![1; n], &["sand".into()])
+        .unwrap();
+    assert_eq!(s.exclusion()[0], 0.5);
+    assert_eq!(s.painted_biome(3, 3), Some("sand"));
+}

@@ -571,13 +571,14 @@ impl Recipe {
             Error::Invalid(ds) => Error::Invalid(
                 ds.into_iter()
                     .map(|mut x| {
-                        let inner = if x.path.starts_with("recipe.") || x.path.starts_with("recipe[") {
-                            x.path.clone()
-                        } else if x.path.is_empty() {
-                            path.clone()
-                        } else {
-                            member(path, &x.path)
-                        };
+                        let inner =
+                            if x.path.starts_with("recipe.") || x.path.starts_with("recipe[") {
+                                x.path.clone()
+                            } else if x.path.is_empty() {
+                                path.clone()
+                            } else {
+                                member(path, &x.path)
+                            };
                         x.path = match (source.is_empty(), inner.is_empty()) {
                             (true, _) => inner,
                             (false, true) => source.clone(),

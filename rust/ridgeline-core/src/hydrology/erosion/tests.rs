@@ -21,7 +21,15 @@ fn hills(n: usize) -> (Grid, Field<f32>) {
 }
 
 fn run(grid: &Grid, f: &Field<f32>, p: &ErosionParams, q: Quality) -> Eroded {
-    erode(grid, f, p, erosion_budget(p, q), 42, &AtomicBool::new(false)).unwrap()
+    erode(
+        grid,
+        f,
+        p,
+        erosion_budget(p, q),
+        42,
+        &AtomicBool::new(false),
+    )
+    .unwrap()
 }
 
 #[test]
