@@ -247,6 +247,13 @@ impl ParamSpec {
             ..self
         }
     }
+    /// Without a default: absent means "not set" (e.g. "keep the current value").
+    pub const fn unset(self) -> Self {
+        Self {
+            default: Initial::Unset,
+            ..self
+        }
+    }
     /// Must be present.
     pub const fn required(self) -> Self {
         Self {

@@ -37,7 +37,7 @@ pub(crate) const fn river_path_spec() -> ParamSpec {
         Initial::Unset,
     )
     .unit("m")
-    .doc("river control points [x, y, z] (Y = bed height); required for rivers")
+    .doc("river control points [x, y, z] (Y = bed height); a river needs one")
 }
 
 /// The interpolation parameters of a river path.

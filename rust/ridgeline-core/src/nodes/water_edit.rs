@@ -18,17 +18,15 @@ const OVERRIDE: &[ParamSpec] = &[
         .required()
         .doc("the body to patch"),
     ParamSpec::number("level", 0.0, Range::Any)
+        .unset()
         .unit("m")
-        .doc("new water level"),
+        .doc("new water level (absent: kept)"),
     ParamSpec::number("flow_speed", 0.0, Range::NonNegative)
+        .unset()
         .unit("m/s")
-        .doc("new flow speed"),
-    ParamSpec::of(
-        "flow_direction",
-        ParamType::Point,
-        Initial::Point([1.0, 0.0]),
-    )
-    .doc("new flow direction [x, z]"),
+        .doc("new flow speed (absent: kept)"),
+    ParamSpec::of("flow_direction", ParamType::Point, Initial::Unset)
+        .doc("new flow direction [x, z] (absent: kept)"),
     river_path_spec(),
     INTERPOLATION[0],
     INTERPOLATION[1],
