@@ -86,6 +86,8 @@ impl TerrainDocument {
     /// Parses and validates a document. `path` names the source in errors; every problem found
     /// is reported.
     pub fn parse(text: &str, path: &str) -> Result<Self> {
+        // Duplicate keys are refused first (serde would keep one silently in nested maps).
+        crate::doc::strict_json::check(text, path)?;
         let stored: Stored = serde_json::from_str(text).map_err(|e| {
             Error::invalid(format!("{path}:{}:{}", e.line(), e.column()), e.to_string())
         })?;
