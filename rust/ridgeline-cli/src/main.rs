@@ -1,7 +1,8 @@
 //! `ridgeline`: inspect, generate and explain Ridgeline terrain documents from the command line.
 //! Progress and diagnostics go to stderr; stdout stays parseable.
 //!
-//! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error.
+//! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error or
+//! an internal error (a panic: a bug, reported as `error: internal error: …`, never an abort).
 
 mod compact;
 mod cook;
@@ -94,6 +95,17 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // No input may panic the CLI; should a bug do it anyway, say so plainly and exit with 2.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal error (a bug in ridgeline; please report it): {info}");
+    }));
+    match std::panic::catch_unwind(move || run(cli)) {
+        Ok(code) => code,
+        Err(_) => ExitCode::from(2),
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Inspect { file, format } => inspect::run(&file, format),
         Command::Seeds { seed, format } => {
