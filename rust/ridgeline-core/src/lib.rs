@@ -5,9 +5,11 @@
 //! defined once in [`grid`].
 
 pub mod devcache;
+pub mod doc;
 pub mod edit;
 pub mod error;
 pub mod formats;
+pub mod fsio;
 pub mod generate;
 pub mod graph;
 pub mod grid;

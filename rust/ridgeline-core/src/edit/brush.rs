@@ -20,10 +20,15 @@ pub struct MaskImage {
     pub values: Vec<f32>,
 }
 
+/// Longest side of a brush mask image, in pixels (a mask covers one brush; larger images only
+/// cost memory).
+pub const MAX_MASK_SIDE: usize = 4096;
+
 impl MaskImage {
-    /// Decodes a greyscale (8- or 16-bit) PNG; `path` names it in errors.
+    /// Decodes a greyscale (8- or 16-bit) PNG of 2..=[`MAX_MASK_SIDE`] pixels per side; `path`
+    /// names it in errors.
     pub fn from_png(bytes: &[u8], path: &str) -> crate::Result<Self> {
-        let img = crate::formats::png16::read(bytes, 0.0, 1.0, path)?;
+        let img = crate::formats::png16::read_limited(bytes, 0.0, 1.0, path, MAX_MASK_SIDE)?;
         Ok(Self {
             width: img.width,
             depth: img.depth,

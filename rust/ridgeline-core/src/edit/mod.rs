@@ -18,6 +18,8 @@ pub mod session;
 pub mod stroke;
 
 #[cfg(test)]
+mod hardening_tests;
+#[cfg(test)]
 mod tests;
 
 pub use rect::Rect;
