@@ -33,4 +33,4 @@ pub use query::Hit;
 
 /// Version of the generator. Part of every cache key and payload header: bump it whenever a
 /// change alters generated results.
-pub const GENERATOR_VERSION: &str = "0.1.0";
+pub const GENERATOR_VERSION: &str = "0.1.1";
