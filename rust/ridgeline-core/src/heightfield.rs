@@ -47,7 +47,7 @@ pub struct Heightfield {
 
 impl Heightfield {
     /// Builds a heightfield. Heights must be finite, within ±[`MAX_HEIGHT`], and match the
-    /// grid's sample count; the hole
+    /// grid's sample count; no chunk may be all holes; the hole
     /// mask (if any) must match its cell counts.
     pub fn new(grid: Grid, heights: Vec<f32>, holes: Option<HoleMask>) -> Result<Self> {
         let mut d = Diagnostics::default();
@@ -77,6 +77,27 @@ impl Heightfield {
                     holes.cells()
                 ),
             );
+        } else if holes.count() != 0 {
+            // A chunk that is all holes would have no surface, mesh or collision at all.
+            let [nx, nz] = grid.chunks();
+            'chunks: for czi in 0..nz {
+                for cxi in 0..nx {
+                    let r = grid.chunk_cells_range(cxi, czi);
+                    let (x0, z0, x1, z1) =
+                        (r.x0 as usize, r.z0 as usize, r.x1 as usize, r.z1 as usize);
+                    let cells = (x1 - x0) * (z1 - z0);
+                    let solid = (z0..z1).any(|z| (x0..x1).any(|x| !holes.is_hole(x, z)));
+                    if cells > 0 && !solid {
+                        d.push(
+                            "holes",
+                            format!(
+                                "chunk ({cxi}, {czi}) is all holes; every chunk must keep at least one solid cell"
+                            ),
+                        );
+                        break 'chunks;
+                    }
+                }
+            }
         }
         d.into_result()?;
         let mut field = Self {

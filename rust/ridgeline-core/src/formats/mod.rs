@@ -1,12 +1,15 @@
 //! Heightmap interchange: 16-bit PNG, raw R16/R32, and the terrain JSON format (seed 002).
 
 pub mod payload;
+mod payload_meta;
 pub mod png16;
 pub mod raw;
 pub mod terrain_json;
 
 use crate::error::{Error, Result};
+
 use crate::grid::MAX_CELLS_PER_AXIS;
+pub use payload_meta::MAX_LEVEL;
 
 /// A rectangular block of heights, row-major with Z (image rows) outer.
 #[derive(Clone, Debug, PartialEq)]

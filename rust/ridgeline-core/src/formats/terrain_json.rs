@@ -489,4 +489,18 @@ mod tests {
             assert!(joined.contains(needle), "expected `{needle}` in `{joined}`");
         }
     }
+
+    #[test]
+    fn repeated_keys_are_refused_with_their_location() {
+        let h = B64.encode([0u8; 16]);
+        let text = format!(
+            "{{\"origin\":[0,0,0],\"resolution\":[2,2],\"cell_size\":1,\"heights\":\"{h}\",\n\"layers\":[{{\"material\":\"m\",\"tile\":2,\"tile\":3}}]}}"
+        );
+        let joined = errors_of(&text).join("\n");
+        assert!(
+            joined.starts_with("bad.json:2:")
+                && joined.contains("duplicate key \"tile\" in `layers[0]`"),
+            "{joined}"
+        );
+    }
 }
