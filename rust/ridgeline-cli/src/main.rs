@@ -99,10 +99,12 @@ fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!("error: internal error (a bug in ridgeline; please report it): {info}");
     }));
-    match std::panic::catch_unwind(move || run(cli)) {
-        Ok(code) => code,
-        Err(_) => ExitCode::from(2),
-    }
+    guarded(move || run(cli))
+}
+
+/// Runs `f`; a panic inside becomes exit code 2 (the hook has printed the internal error).
+fn guarded(f: impl FnOnce() -> ExitCode + std::panic::UnwindSafe) -> ExitCode {
+    std::panic::catch_unwind(f).unwrap_or(ExitCode::from(2))
 }
 
 fn run(cli: Cli) -> ExitCode {
@@ -128,5 +130,16 @@ fn run(cli: Cli) -> ExitCode {
             }
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_residual_panic_is_exit_code_2_not_an_abort() {
+        assert_eq!(guarded(|| ExitCode::from(1)), ExitCode::from(1));
+        assert_eq!(guarded(|| panic!("a bug")), ExitCode::from(2));
     }
 }

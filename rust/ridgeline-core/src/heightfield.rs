@@ -14,6 +14,12 @@ pub const BLOCK: u32 = 8;
 /// `docs/limits.md`.
 pub const MAX_HEIGHT: f32 = 1.0e7;
 
+/// True when `h` is finite and within `±MAX_HEIGHT`.
+#[inline]
+pub fn height_in_range(h: f32) -> bool {
+    h.abs() <= MAX_HEIGHT
+}
+
 /// The message for a height outside `±MAX_HEIGHT` (or not finite), or `None` when it is fine.
 pub fn height_problem(h: f32) -> Option<String> {
     if !h.is_finite() {
@@ -61,7 +67,7 @@ impl Heightfield {
                     heights.len()
                 ),
             );
-        } else if let Some(i) = heights.iter().position(|h| !(h.abs() <= MAX_HEIGHT)) {
+        } else if let Some(i) = heights.iter().position(|&h| !height_in_range(h)) {
             d.push(
                 format!("heights[{i}]"),
                 height_problem(heights[i]).unwrap_or_default(),
@@ -199,7 +205,7 @@ impl Heightfield {
                 ),
             ));
         }
-        if let Some(i) = values.iter().position(|v| !(v.abs() <= MAX_HEIGHT)) {
+        if let Some(i) = values.iter().position(|&v| !height_in_range(v)) {
             return Err(Error::invalid(
                 format!("values[{i}]"),
                 height_problem(values[i]).unwrap_or_default(),

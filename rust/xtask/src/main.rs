@@ -3,6 +3,7 @@
 //! Run `cargo xtask help` for the verbs.
 
 mod bench;
+mod fuzz;
 mod godot;
 mod proc;
 mod project;
@@ -25,6 +26,10 @@ verbs:
   demo [--png]     build and run the demo; without a display (or with --png) render it under
                    Xvfb to target/demo/demo.png
   bench [--quick]  run every benchmark; prints `bench <id> ours=… peer=… ratio=… unit=…`
+  fuzz [--cases N] [--target NAME] [--seed SEED]
+                   fuzz the parsers (recipe_documents, strokes, payloads, png_masks,
+                   terrain_json) with N fresh mutated cases per target (default 20000);
+                   --seed replays one failing case of --target
 ";
 
 fn main() {
@@ -35,6 +40,7 @@ fn main() {
         Some("test") => test::run(&args[1..]),
         Some("demo") => demo(&args[1..]),
         Some("bench") => bench::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{USAGE}");
             Ok(())

@@ -238,6 +238,25 @@ mod tests {
     }
 
     #[test]
+    fn numbers_are_read_correctly_rounded_so_canonical_json_is_stable() {
+        // Found by the recipe fuzz target: without correctly rounded parsing, `1e-45` read back
+        // as 1.0000000000000001e-45 and canonical JSON changed on every save.
+        for text in [
+            "1e-45",
+            "5e-324",
+            "0.1",
+            "1.0000000000000001e-45",
+            "2.2250738585072014e-308",
+            "9007199254740993.0",
+        ] {
+            let v = from_str(text).unwrap();
+            assert_eq!(v.as_f64(), text.parse::<f64>().ok(), "{text}");
+            let again = from_str(&v.to_string()).unwrap();
+            assert_eq!(again, v, "{text}");
+        }
+    }
+
+    #[test]
     fn a_repeated_key_is_located_by_line_column_and_path() {
         let text = "{\"format_version\": 1, \"id\": \"asset://t\",\n \"recipe\": {\"size\": [8, 8]},\n \"recipe\": {}}";
         let e = parse(text, "t.terrain.json").unwrap_err();

@@ -81,6 +81,12 @@ fn absurd_amounts_are_refused_with_their_range() {
             json!({"type": "raise", "center": [16, 16], "radius": 1e6}),
             "stroke.radius: must be ≤ 100000",
         ),
+        (
+            // Found by the stroke fuzz target: accepted live, stored as radius 0, and then
+            // refused when the saved asset replayed.
+            json!({"type": "raise", "center": [16, 16], "radius": 5e-324}),
+            "stroke.radius: must be ≥ 0.001",
+        ),
     ] {
         let e = stroke_error(stroke);
         assert!(e.contains(needle), "expected `{needle}` in `{e}`");

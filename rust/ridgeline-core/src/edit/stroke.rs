@@ -151,6 +151,8 @@ pub struct ParseContext<'a> {
 
 /// Largest brush radius (world units).
 pub const MAX_RADIUS: f64 = 100_000.0;
+/// Smallest brush radius (world units): smaller radii would round to zero once stored.
+pub const MIN_RADIUS: f64 = 0.001;
 /// Largest `amount` of a raise or lower stroke (world units per stamp at full weight).
 pub const MAX_AMOUNT: f64 = 100_000.0;
 /// Largest absolute target height of `flatten`, `set_height` and ramp ends (world units).
@@ -259,6 +261,7 @@ impl Stroke {
         }
         let radius = r.f64(d, "radius", f64::NAN, |x| {
             positive(x)
+                .or_else(|| (x < MIN_RADIUS).then(|| format!("must be ≥ {MIN_RADIUS}, got {x}")))
                 .or_else(|| (x > MAX_RADIUS).then(|| format!("must be ≤ {MAX_RADIUS}, got {x}")))
         });
         if radius.is_nan() && !r.has("radius") {

@@ -537,7 +537,8 @@ mod tests {
             edit(&mut m);
             error(&forge(&m, &samples))
         };
-        let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
+        type Edit = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(Edit, &str)> = vec![
             (
                 Box::new(|m| {
                     m.as_object_mut().unwrap().remove("cells");

@@ -293,19 +293,16 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
     let size = r.get(meta, "", "size");
     let size = r.numbers::<2>(size, "size", f64::MIN_POSITIVE, ANY);
     let cells = r.get(meta, "", "cells");
-    let cells = r
-        .array(cells, "cells")
-        .map(|a| {
-            if a.len() != 2 {
-                r.push("cells", format!("must hold 2 cell counts, got {}", a.len()));
-                return None;
-            }
-            let max = MAX_CELLS_PER_AXIS as u64;
-            let x = r.whole(Some(&a[0]), "cells[0]", 1, max);
-            let z = r.whole(Some(&a[1]), "cells[1]", 1, max);
-            Some([x? as u32, z? as u32])
-        })
-        .flatten();
+    let cells = r.array(cells, "cells").and_then(|a| {
+        if a.len() != 2 {
+            r.push("cells", format!("must hold 2 cell counts, got {}", a.len()));
+            return None;
+        }
+        let max = MAX_CELLS_PER_AXIS as u64;
+        let x = r.whole(Some(&a[0]), "cells[0]", 1, max);
+        let z = r.whole(Some(&a[1]), "cells[1]", 1, max);
+        Some([x? as u32, z? as u32])
+    });
     let cc = r.get(meta, "", "chunk_cells");
     let chunk = r.whole(
         cc,
@@ -420,7 +417,10 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
 /// Checks per-sample values the structure cannot: water surfaces finite and within
 /// ±[`MAX_LEVEL`], exclusion weights 0–1.
 pub(crate) fn check_samples(source: &str, surface: &[f32], exclusion: &[f32]) -> Result<()> {
-    if let Some(i) = surface.iter().position(|s| !(s.abs() <= MAX_LEVEL)) {
+    if let Some(i) = surface
+        .iter()
+        .position(|s| s.is_nan() || s.abs() > MAX_LEVEL)
+    {
         return Err(Error::invalid(
             format!("{source}: water_surface[{i}]"),
             format!(

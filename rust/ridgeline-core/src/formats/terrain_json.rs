@@ -162,10 +162,13 @@ impl TerrainDocument {
                         .chunks_exact(4)
                         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                         .collect();
-                    if let Some(i) = heights.iter().position(|h: &f32| !h.is_finite()) {
+                    if let Some(i) = heights
+                        .iter()
+                        .position(|&h: &f32| !crate::heightfield::height_in_range(h))
+                    {
                         d.push(
                             format!("heights[{i}]"),
-                            format!("height must be finite, got {}", heights[i]),
+                            crate::heightfield::height_problem(heights[i]).unwrap_or_default(),
                         );
                     }
                 }

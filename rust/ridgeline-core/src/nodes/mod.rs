@@ -322,9 +322,9 @@ pub(crate) mod util {
         (x < 0.0).then(|| format!("must be ≥ 0, got {x}"))
     }
 
-    /// A check that accepts values > 0.
+    /// A check that accepts values > 0 (and still > 0 once stored as `f32`).
     pub fn positive(x: f64) -> Option<String> {
-        (x <= 0.0).then(|| format!("must be > 0, got {x}"))
+        (x <= 0.0 || x as f32 == 0.0).then(|| format!("must be > 0, got {x}"))
     }
 
     /// A check for `lo..=hi`.
