@@ -84,8 +84,12 @@ fn absurd_amounts_are_refused_with_their_range() {
         (
             // Found by the stroke fuzz target: accepted live, stored as radius 0, and then
             // refused when the saved asset replayed.
-            json!({"type": "raise", "center": [16, 16], "radius": 5e-324}),
+            json!({"type": "raise", "center": [16, 16], "radius": 1e-9}),
             "stroke.radius: must be ≥ 0.001",
+        ),
+        (
+            json!({"type": "raise", "center": [16, 16], "radius": 5e-324}),
+            "stroke.radius: must be > 0",
         ),
     ] {
         let e = stroke_error(stroke);
