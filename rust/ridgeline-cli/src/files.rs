@@ -1,25 +1,19 @@
-//! Reading documents and writing outputs atomically.
+//! Reading documents and writing outputs: bounded reads of regular files and atomic writes,
+//! both through [`ridgeline_core::fsio`] (the same rules the Godot saver and loader use).
 
+use ridgeline_core::fsio::{self, FileKind};
 use ridgeline_core::recipe::Document;
 use std::path::Path;
 
-/// Reads and validates an asset or recipe; the error lists every problem with its location.
+/// Reads and validates an asset or recipe; the error lists every problem with its location. A
+/// FIFO, device or directory, or a file over the document size limit, is refused before reading.
 pub fn load(path: &Path) -> Result<Document, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read ({e})", path.display()))?;
+    let text = fsio::read_text_bounded(path, FileKind::Document).map_err(|e| e.to_string())?;
     Document::parse(&text, &path.display().to_string()).map_err(|e| e.to_string())
 }
 
-/// Writes a file through a temporary sibling and a rename, so a failure never leaves a partial
-/// file behind.
+/// Writes a file atomically ([`fsio::write_atomic`]): a failure never leaves a partial file, a
+/// read-only target is refused, a symlinked target has its destination updated.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("out")
-    ));
-    std::fs::write(&tmp, bytes).map_err(|e| format!("{}: cannot write ({e})", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: cannot write ({e})", path.display())
-    })
+    fsio::write_atomic(path, bytes).map_err(|e| e.to_string())
 }

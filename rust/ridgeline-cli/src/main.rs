@@ -2,7 +2,8 @@
 //! node types, from the command line. Progress and diagnostics go to stderr; stdout stays
 //! parseable.
 //!
-//! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error.
+//! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error or
+//! an internal error (a panic: a bug, reported as `error: internal error: …`, never an abort).
 
 mod compact;
 mod cook;
@@ -103,6 +104,19 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // No input may panic the CLI; should a bug do it anyway, say so plainly and exit with 2.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("error: internal error (a bug in ridgeline; please report it): {info}");
+    }));
+    guarded(move || run(cli))
+}
+
+/// Runs `f`; a panic inside becomes exit code 2 (the hook has printed the internal error).
+fn guarded(f: impl FnOnce() -> ExitCode + std::panic::UnwindSafe) -> ExitCode {
+    std::panic::catch_unwind(f).unwrap_or(ExitCode::from(2))
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Inspect { file, format } => inspect::run(&file, format),
         Command::Seeds { seed, format } => {
@@ -129,5 +143,16 @@ fn main() -> ExitCode {
             }
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_residual_panic_is_exit_code_2_not_an_abort() {
+        assert_eq!(guarded(|| ExitCode::from(1)), ExitCode::from(1));
+        assert_eq!(guarded(|| panic!("a bug")), ExitCode::from(2));
     }
 }

@@ -8,6 +8,29 @@ use rayon::prelude::*;
 /// Cells per side of the blocks whose height bounds let ray casts skip empty space.
 pub const BLOCK: u32 = 8;
 
+/// Largest absolute height of any sample, in world units (10 000 km): every heightfield —
+/// generated, imported, edited or loaded from a payload — keeps its heights within
+/// `±MAX_HEIGHT`, so differences, normals and ray casts stay finite in `f32`. Listed in
+/// `docs/limits.md`.
+pub const MAX_HEIGHT: f32 = 1.0e7;
+
+/// True when `h` is finite and within `±MAX_HEIGHT`.
+#[inline]
+pub fn height_in_range(h: f32) -> bool {
+    h.abs() <= MAX_HEIGHT
+}
+
+/// The message for a height outside `±MAX_HEIGHT` (or not finite), or `None` when it is fine.
+pub fn height_problem(h: f32) -> Option<String> {
+    if !h.is_finite() {
+        Some(format!("height must be finite, got {h}"))
+    } else if h.abs() > MAX_HEIGHT {
+        Some(format!("height must be within ±{MAX_HEIGHT}, got {h}"))
+    } else {
+        None
+    }
+}
+
 /// Heights on a [`Grid`] with everything queries and meshing need.
 ///
 /// Vertex normals come from central differences of the whole field (one-sided at the terrain
@@ -29,7 +52,8 @@ pub struct Heightfield {
 }
 
 impl Heightfield {
-    /// Builds a heightfield. Heights must be finite and match the grid's sample count; the hole
+    /// Builds a heightfield. Heights must be finite, within ±[`MAX_HEIGHT`], and match the
+    /// grid's sample count; no chunk may be all holes; the hole
     /// mask (if any) must match its cell counts.
     pub fn new(grid: Grid, heights: Vec<f32>, holes: Option<HoleMask>) -> Result<Self> {
         let mut d = Diagnostics::default();
@@ -43,10 +67,10 @@ impl Heightfield {
                     heights.len()
                 ),
             );
-        } else if let Some(i) = heights.iter().position(|h| !h.is_finite()) {
+        } else if let Some(i) = heights.iter().position(|&h| !height_in_range(h)) {
             d.push(
                 format!("heights[{i}]"),
-                format!("height must be finite, got {}", heights[i]),
+                height_problem(heights[i]).unwrap_or_default(),
             );
         }
         let [cx, cz] = grid.cells();
@@ -59,6 +83,27 @@ impl Heightfield {
                     holes.cells()
                 ),
             );
+        } else if holes.count() != 0 {
+            // A chunk that is all holes would have no surface, mesh or collision at all.
+            let [nx, nz] = grid.chunks();
+            'chunks: for czi in 0..nz {
+                for cxi in 0..nx {
+                    let r = grid.chunk_cells_range(cxi, czi);
+                    let (x0, z0, x1, z1) =
+                        (r.x0 as usize, r.z0 as usize, r.x1 as usize, r.z1 as usize);
+                    let cells = (x1 - x0) * (z1 - z0);
+                    let solid = (z0..z1).any(|z| (x0..x1).any(|x| !holes.is_hole(x, z)));
+                    if cells > 0 && !solid {
+                        d.push(
+                            "holes",
+                            format!(
+                                "chunk ({cxi}, {czi}) is all holes; every chunk must keep at least one solid cell"
+                            ),
+                        );
+                        break 'chunks;
+                    }
+                }
+            }
         }
         d.into_result()?;
         let mut field = Self {
@@ -142,7 +187,7 @@ impl Heightfield {
 
     /// Replaces the heights of the sample rectangle `[x0, x1) × [z0, z1)` from `values`
     /// (row-major over the rectangle), then refreshes normals (plus a one-sample border) and
-    /// chunk bounds. Values must be finite.
+    /// chunk bounds. Values must be finite and within ±[`MAX_HEIGHT`].
     pub fn write_region(
         &mut self,
         x0: usize,
@@ -160,10 +205,10 @@ impl Heightfield {
                 ),
             ));
         }
-        if let Some(i) = values.iter().position(|v| !v.is_finite()) {
+        if let Some(i) = values.iter().position(|&v| !height_in_range(v)) {
             return Err(Error::invalid(
                 format!("values[{i}]"),
-                "height must be finite",
+                height_problem(values[i]).unwrap_or_default(),
             ));
         }
         for z in z0..z1 {
@@ -296,7 +341,26 @@ pub(crate) fn central_normal(
     let (zl, zr) = (z.saturating_sub(1), (z + 1).min(h - 1));
     let gx = (at(xr, z) - at(xl, z)) / ((xr - xl) as f32 * dx);
     let gz = (at(x, zr) - at(x, zl)) / ((zr - zl) as f32 * dz);
-    Vec3::new(-gx, 1.0, -gz).normalize()
+    surface_normal(gx, gz)
+}
+
+/// The unit normal `(-gx, 1, -gz)` normalised of a surface with gradient (gx, gz), for any
+/// gradient: steep slopes (whose squares overflow `f32`) give a near-horizontal unit normal,
+/// never zero or NaN (an infinite or NaN gradient gives straight up).
+#[inline]
+pub fn surface_normal(gx: f32, gz: f32) -> Vec3 {
+    let n = Vec3::new(-gx, 1.0, -gz);
+    let len2 = n.length_squared();
+    if len2.is_finite() {
+        return n * len2.sqrt().recip();
+    }
+    if !gx.is_finite() || !gz.is_finite() {
+        return Vec3::Y;
+    }
+    // Scale by the largest component first so the squares cannot overflow.
+    let m = gx.abs().max(gz.abs());
+    let s = n / m;
+    s / s.length()
 }
 
 /// Octahedral encoding of a unit vector into two snorm16 values.
@@ -353,6 +417,47 @@ mod tests {
         assert_eq!(e.diagnostics()[0].path, "heights[4]");
         let e = Heightfield::new(g, vec![0.0; 8], None).unwrap_err();
         assert!(e.to_string().contains("expected 3 × 3 = 9 samples, got 8"));
+    }
+
+    #[test]
+    fn heights_beyond_the_height_bound_are_refused() {
+        let g = Grid::new([4.0, 4.0], [2, 2], 2).unwrap();
+        let mut h = vec![0.0; 9];
+        h[7] = 1.0e20;
+        let e = Heightfield::new(g, h.clone(), None)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("heights[7]: height must be within ±10000000"),
+            "{e}"
+        );
+        h[7] = -MAX_HEIGHT;
+        assert!(Heightfield::new(g, h, None).is_ok());
+        let mut f = Heightfield::flat(g, 0.0).unwrap();
+        assert!(f.write_region(0, 0, 1, 1, &[2.0e7]).is_err());
+    }
+
+    #[test]
+    fn normals_stay_unit_length_for_any_gradient() {
+        for (gx, gz) in [
+            (0.0, 0.0),
+            (1e20, 0.0),
+            (-1e20, 3e19),
+            (f32::MAX, f32::MAX),
+            (1e-30, -1e-30),
+            (f32::INFINITY, 0.0),
+            (f32::NAN, 1.0),
+        ] {
+            let n = surface_normal(gx, gz);
+            assert!(
+                n.is_finite() && (n.length() - 1.0).abs() < 1e-5,
+                "{gx} {gz}: {n}"
+            );
+        }
+        assert!(surface_normal(1e20, 0.0).x < -0.999);
+        // Plain normalisation loses such a normal (the square overflows to a zero vector): the
+        // panic `get_normal` hit on a payload with 1e20 heights.
+        assert!(Vec3::new(-1e20, 1.0, 0.0).normalize().length() < 0.5);
     }
 
     #[test]

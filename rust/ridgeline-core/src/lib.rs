@@ -11,7 +11,7 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | foundations | error, seed, grid, heightfield, noise, doc |
+//! | foundations | error, seed, fsio, grid, heightfield, noise, doc |
 //! | algorithms | query, mesh, landform, hydrology, edit |
 //! | nodes | nodes |
 //! | graph | graph |
@@ -23,6 +23,7 @@ pub mod doc;
 pub mod edit;
 pub mod error;
 pub mod formats;
+pub mod fsio;
 pub mod graph;
 pub mod grid;
 pub mod heightfield;
@@ -47,4 +48,4 @@ pub use query::Hit;
 
 /// Version of the generator. Part of every cache key and payload header: bump it whenever a
 /// change alters generated results.
-pub const GENERATOR_VERSION: &str = "0.1.0";
+pub const GENERATOR_VERSION: &str = "0.1.1";

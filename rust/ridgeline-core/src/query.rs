@@ -90,7 +90,7 @@ impl Heightfield {
             Half::Lower => ((h10 - h00) / dx, (h01 - h00) / dz),
             Half::Upper => ((h11 - h01) / dx, (h11 - h10) / dz),
         };
-        Some(Vec3::new(-gx, 1.0, -gz).normalize())
+        Some(crate::heightfield::surface_normal(gx, gz))
     }
 
     /// Vertex normals interpolated over the triangle under (x, z), or `None` outside or in a
@@ -180,18 +180,16 @@ impl Heightfield {
         }
     }
 
-    /// Casts a ray from `origin` along `dir` (any length > 0) up to `max_distance`. Returns the
-    /// first crossing of the drawn surface from either side, or `None`.
+    /// Casts a ray from `origin` along `dir` (any finite, non-zero length: only the direction
+    /// matters, `(0, -1e20, 0)` and `(0, -1e-20, 0)` cast the same ray) up to `max_distance`.
+    /// Returns the first crossing of the drawn surface from either side, or `None` (also for a
+    /// zero or non-finite direction).
     pub fn raycast(&self, origin: Vec3, dir: Vec3, max_distance: f32) -> Option<Hit> {
-        if !origin.is_finite() || !dir.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {
-            return None;
-        }
-        let len = dir.as_dvec3().length();
-        if len < 1e-12 {
+        if !origin.is_finite() || max_distance.is_nan() || max_distance <= 0.0 {
             return None;
         }
         let o = origin.as_dvec3();
-        let d = dir.as_dvec3() / len;
+        let d = unit_direction_f64(dir)?;
         let grid = *self.grid();
         let [sx, sz] = grid.size();
         let [lo, hi] = self.height_range();
@@ -341,6 +339,27 @@ impl Heightfield {
             cell: [ix as u32, iz as u32],
         })
     }
+}
+
+/// `dir` scaled to unit length, for any finite non-zero `dir` (tiny, huge or subnormal
+/// components included: it is scaled by its largest component before squaring, so nothing
+/// overflows or underflows). `None` for a zero, NaN or infinite direction. Ray casts (here and in
+/// Godot) normalise their direction with this.
+pub fn unit_direction(dir: Vec3) -> Option<Vec3> {
+    unit_direction_f64(dir).map(|d| d.as_vec3())
+}
+
+fn unit_direction_f64(dir: Vec3) -> Option<DVec3> {
+    if !dir.is_finite() {
+        return None;
+    }
+    let d = dir.as_dvec3();
+    let m = d.abs().max_element();
+    if m == 0.0 {
+        return None;
+    }
+    let s = d / m;
+    Some(s / s.length())
 }
 
 /// Clips the ray segment `[0, max]` to an axis-aligned box; returns the `[t0, t1]` inside.

@@ -3,6 +3,7 @@
 //! Run `cargo xtask help` for the verbs.
 
 mod bench;
+mod fuzz;
 mod godot;
 mod layering;
 mod proc;
@@ -28,6 +29,10 @@ verbs:
   bench [--quick]  run every benchmark; prints `bench <id> ours=… peer=… ratio=… unit=…`
   layering         check every crate's module imports against the layer table in its lib.rs
                    docs (also the first step of `test`)
+  fuzz [--cases N] [--target NAME] [--seed SEED]
+                   fuzz the parsers (recipe_documents, strokes, payloads, png_masks,
+                   terrain_json) with N fresh mutated cases per target (default 20000);
+                   --seed replays one failing case of --target
 ";
 
 fn main() {
@@ -45,6 +50,7 @@ fn main() {
                 bail!("the layering check failed")
             }
         }),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{USAGE}");
             Ok(())

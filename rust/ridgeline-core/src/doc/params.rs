@@ -92,7 +92,7 @@ impl Range {
         let within = |lo: f64, hi: f64| {
             (!(lo..=hi).contains(&x)).then(|| format!("must be {lo}..={hi}, got {x}"))
         };
-        let positive = || (x <= 0.0).then(|| format!("must be > 0, got {x}"));
+        let positive = || (x <= 0.0 || x as f32 == 0.0).then(|| format!("must be > 0, got {x}"));
         let non_negative = || (x < 0.0).then(|| format!("must be ≥ 0, got {x}"));
         let magnitude = |m: f64| (x.abs() > m).then(|| format!("must be within ±{m}, got {x}"));
         match *self {

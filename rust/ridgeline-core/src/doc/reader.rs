@@ -226,9 +226,9 @@ pub fn non_negative(x: f64) -> Option<String> {
     (x < 0.0).then(|| format!("must be ≥ 0, got {x}"))
 }
 
-/// A check that accepts values > 0.
+/// A check that accepts values > 0 (and still > 0 once stored as `f32`).
 pub fn positive(x: f64) -> Option<String> {
-    (x <= 0.0).then(|| format!("must be > 0, got {x}"))
+    (x <= 0.0 || x as f32 == 0.0).then(|| format!("must be > 0, got {x}"))
 }
 
 /// A check for `lo..=hi`.
@@ -241,13 +241,13 @@ pub fn number(v: &Value) -> Option<f64> {
     v.as_f64().filter(|x| x.is_finite())
 }
 
-/// A short rendering of a value for messages.
+/// A short rendering of a value for messages: at most 40 characters (cut at a character
+/// boundary, never inside a multi-byte character), then `…`.
 pub fn show(v: &Value) -> String {
     let s = v.to_string();
-    if s.len() > 40 {
-        format!("{}…", &s[..40])
-    } else {
-        s
+    match s.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &s[..cut]),
+        None => s,
     }
 }
 
@@ -336,5 +336,23 @@ mod tests {
         assert_eq!(msgs[1], "root.b: must be a whole number, got 3.5");
         assert_eq!(msgs[2], "root.c[1]: must be a finite number, got \"z\"");
         assert!(msgs[3].starts_with("root.zzz: unknown field; known fields here are: a, b, c"));
+    }
+
+    #[test]
+    fn long_multibyte_values_are_shortened_at_character_boundaries() {
+        // Issue 11: `{"seed": "ääää…"}` panicked slicing through a two-byte character.
+        for c in ["ä", "€", "𝄞", "aä"] {
+            let v = Value::from(c.repeat(60));
+            let s = show(&v);
+            assert!(s.ends_with('…'), "{s}");
+            assert_eq!(s.chars().count(), 41, "{s}");
+        }
+        assert_eq!(show(&json!("short")), "\"short\"");
+        let exactly = Value::from("x".repeat(38));
+        assert_eq!(
+            show(&exactly).chars().count(),
+            40,
+            "40 characters are shown whole"
+        );
     }
 }

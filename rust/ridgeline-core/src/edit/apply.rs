@@ -10,6 +10,40 @@ use super::brush::Brush;
 use super::rect::Rect;
 use super::stroke::{Op, Stroke};
 use crate::grid::Grid;
+use crate::heightfield::MAX_HEIGHT;
+
+/// A sample a stroke would move out of the height range (non-finite, or beyond
+/// ±[`MAX_HEIGHT`]): the stroke is refused, nothing is written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OutOfRange {
+    /// Sample column.
+    pub x: usize,
+    /// Sample row.
+    pub z: usize,
+    /// The value the stroke would write.
+    pub value: f32,
+}
+
+impl OutOfRange {
+    /// What went wrong, for a message located at the stroke.
+    pub fn describe(&self) -> String {
+        format!(
+            "would make the height of sample ({}, {}) {}, but heights must stay finite and within ±{MAX_HEIGHT} m; lower `amount`, use fewer stamps or a smaller strength",
+            self.x, self.z, self.value
+        )
+    }
+}
+
+/// `Err` when `v` may not be written at sample (x, z).
+#[inline]
+fn checked(x: usize, z: usize, v: f32) -> Result<f32, OutOfRange> {
+    // `!(a <= b)` also catches NaN.
+    if v.abs() <= MAX_HEIGHT {
+        Ok(v)
+    } else {
+        Err(OutOfRange { x, z, value: v })
+    }
+}
 
 /// A window of per-sample values.
 pub struct Window {
@@ -121,13 +155,19 @@ impl<'a> Snapshot<'a> {
 }
 
 /// Applies every stamp of a height stroke to the window. `scratch` is reused between calls.
-pub fn apply_heights(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &mut Vec<f32>) {
+/// A stroke that would write a non-finite height or one beyond ±[`MAX_HEIGHT`] stops with
+/// [`OutOfRange`] (the window is then partly written: discard it).
+pub fn apply_heights(
+    stroke: &Stroke,
+    grid: &Grid,
+    win: &mut Window,
+    scratch: &mut Vec<f32>,
+) -> Result<(), OutOfRange> {
     let [dx, dz] = grid.spacing();
     let b = &stroke.brush;
     let needs_snapshot = stroke.reads() > 0;
     if let Op::Ramp { .. } = stroke.op {
-        apply_ramp(stroke, grid, win, scratch);
-        return;
+        return apply_ramp(stroke, grid, win, scratch);
     }
     let is_protect = matches!(stroke.op, Op::Protect { .. });
     let mut protect_index = 0usize;
@@ -179,13 +219,14 @@ pub fn apply_heights(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &m
                     },
                     _ => h,
                 };
-                writes.push((i, v));
+                writes.push((i, checked(x, z, v)?));
             }
         }
         for &(i, v) in &writes {
             win.values[i] = v;
         }
     }
+    Ok(())
 }
 
 /// Ramp weight and target height at sample position `p` (`None` outside the band).
@@ -210,12 +251,17 @@ fn ramp_at(stroke: &Stroke, p: [f32; 2]) -> Option<(f32, f32)> {
     (fade > 0.0).then_some((stroke.brush.strength * fade, ah + (bh - ah) * t))
 }
 
-fn apply_ramp(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &mut Vec<f32>) {
+fn apply_ramp(
+    stroke: &Stroke,
+    grid: &Grid,
+    win: &mut Window,
+    scratch: &mut Vec<f32>,
+) -> Result<(), OutOfRange> {
     let [dx, dz] = grid.spacing();
     let b = &stroke.brush;
     let r = stroke.ramp_rect(grid).intersect(&win.rect);
     if r.is_empty() {
-        return;
+        return Ok(());
     }
     // Pass 1: move toward the interpolated height (slope read from the pre-stamp surface).
     let part = r.grow(1, usize::MAX, usize::MAX).intersect(&win.rect);
@@ -231,7 +277,7 @@ fn apply_ramp(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &mut Vec<
                     continue;
                 }
                 let i = win.at(x, z);
-                writes.push((i, lerp(win.values[i], target, w)));
+                writes.push((i, checked(x, z, lerp(win.values[i], target, w))?));
             }
         }
     }
@@ -251,13 +297,14 @@ fn apply_ramp(stroke: &Stroke, grid: &Grid, win: &mut Window, scratch: &mut Vec<
                     continue;
                 }
                 let i = win.at(x, z);
-                writes.push((i, lerp(win.values[i], snap.mean5(x, z), e)));
+                writes.push((i, checked(x, z, lerp(win.values[i], snap.mean5(x, z), e))?));
             }
         }
         for (i, v) in writes.drain(..) {
             win.values[i] = v;
         }
     }
+    Ok(())
 }
 
 /// Applies an exclusion stroke to a window of the 0–1 mask; slope limits read `heights` (the

@@ -151,8 +151,16 @@ pub struct ParseContext<'a> {
     pub masks: Option<&'a MaskFn>,
 }
 
-/// Largest brush radius (world units) and stamp count per stroke.
+/// Largest brush radius (world units).
 pub const MAX_RADIUS: f64 = 100_000.0;
+/// Smallest brush radius (world units): smaller radii would round to zero once stored.
+pub const MIN_RADIUS: f64 = 0.001;
+/// Largest `amount` of a raise or lower stroke (world units per stamp at full weight).
+pub const MAX_AMOUNT: f64 = 100_000.0;
+/// Largest absolute target height of `flatten`, `set_height` and ramp ends (world units).
+pub const MAX_TARGET_HEIGHT: f64 = 1.0e6;
+/// Largest absolute stamp coordinate (`points`, `center`, ramp ends), in world units.
+pub const MAX_POSITION: f64 = 1.0e7;
 /// Largest number of stamps in one stroke.
 pub const MAX_POINTS: usize = 1_000_000;
 /// Largest number of sample updates one stroke may cost on its grid (stamps × footprint), so a
@@ -226,7 +234,12 @@ impl Stroke {
         if let Some(pv) = r.raw("points")
             && let Some(p) = read_points(&r.at("points"), pv, 1, d)
         {
-            if p.len() > MAX_POINTS {
+            if let Some(i) = p.iter().position(|c| !in_position_range(c)) {
+                d.push(
+                    crate::doc::reader::index(&r.at("points"), i),
+                    format!("coordinates must be within ±{MAX_POSITION} world units"),
+                );
+            } else if p.len() > MAX_POINTS {
                 d.push(
                     r.at("points"),
                     format!("at most {MAX_POINTS} stamps per stroke, got {}", p.len()),
@@ -238,11 +251,19 @@ impl Stroke {
         if let Some(cv) = r.raw("center")
             && let Some(c) = read_numbers::<2>(&r.at("center"), cv, d)
         {
-            points = vec![c];
-            center_form = true;
+            if in_position_range(&c) {
+                points = vec![c];
+                center_form = true;
+            } else {
+                d.push(
+                    r.at("center"),
+                    format!("coordinates must be within ±{MAX_POSITION} world units"),
+                );
+            }
         }
         let radius = r.f64(d, "radius", f64::NAN, |x| {
             positive(x)
+                .or_else(|| (x < MIN_RADIUS).then(|| format!("must be ≥ {MIN_RADIUS}, got {x}")))
                 .or_else(|| (x > MAX_RADIUS).then(|| format!("must be ≤ {MAX_RADIUS}, got {x}")))
         });
         if radius.is_nan() && !r.has("radius") {
@@ -300,15 +321,13 @@ impl Stroke {
             },
         };
         let op = match type_id.as_str() {
-            "raise" => Op::Raise(r.f64(d, "amount", 1.0, non_negative)),
-            "lower" => Op::Lower(r.f64(d, "amount", 1.0, non_negative)),
+            "raise" => Op::Raise(r.f64(d, "amount", 1.0, amount_range)),
+            "lower" => Op::Lower(r.f64(d, "amount", 1.0, amount_range)),
             "flatten" | "set_height" => {
                 if !r.has("target_height") {
                     d.push(r.at("target_height"), format!("is required for {type_id}"));
                 }
-                let t = r.f64(d, "target_height", 0.0, |x| {
-                    (x.abs() > 1.0e6).then(|| format!("must be within ±1e6, got {x}"))
-                });
+                let t = r.f64(d, "target_height", 0.0, target_range);
                 if type_id == "flatten" {
                     Op::Flatten(t)
                 } else {
@@ -322,7 +341,18 @@ impl Stroke {
                     match r.raw(key) {
                         Some(pv) => {
                             if let Some(p) = read_numbers::<3>(&r.at(key), pv, d) {
-                                ends[k] = p;
+                                if !in_position_range(&[p[0], p[1]]) {
+                                    d.push(
+                                        r.at(key),
+                                        format!(
+                                            "x and z must be within ±{MAX_POSITION} world units"
+                                        ),
+                                    );
+                                } else if let Some(msg) = target_range(p[2]) {
+                                    d.push(crate::doc::reader::index(&r.at(key), 2), msg);
+                                } else {
+                                    ends[k] = p;
+                                }
                             }
                         }
                         None => d.push(r.at(key), "is required for a ramp: [x, z, height]"),
@@ -341,20 +371,32 @@ impl Stroke {
                         "is required: the grid cells [x, z] the snapshot was taken on",
                     );
                 }
+                let max_cells = crate::grid::MAX_CELLS_PER_AXIS as f64;
+                if !grid[0].is_nan()
+                    && grid
+                        .iter()
+                        .any(|&c| c.fract() != 0.0 || !(1.0..=max_cells).contains(&c))
+                {
+                    d.push(
+                        r.at("grid"),
+                        format!(
+                            "must be two whole cell counts 1..={max_cells}, got [{}, {}]",
+                            grid[0], grid[1]
+                        ),
+                    );
+                }
                 let cells = [grid[0].max(0.0) as u32, grid[1].max(0.0) as u32];
                 let mut heights = Vec::new();
                 match r.raw("heights") {
                     Some(Value::Array(items)) => {
                         for (i, h) in items.iter().enumerate() {
-                            match h
-                                .as_f64()
-                                .filter(|x| x.is_finite() && x.abs() <= f32::MAX as f64)
-                            {
+                            let max = crate::heightfield::MAX_HEIGHT as f64;
+                            match h.as_f64().filter(|x| x.abs() <= max) {
                                 Some(x) => heights.push(x as f32),
                                 None => {
                                     d.push(
                                         crate::doc::reader::index(&r.at("heights"), i),
-                                        format!("must be a finite number, got {}", show(h)),
+                                        format!("must be a number within ±{max}, got {}", show(h)),
                                     );
                                     break;
                                 }
@@ -637,6 +679,21 @@ impl Stroke {
             && self.layer == other.layer
             && self.brush == other.brush
     }
+}
+
+fn in_position_range(c: &[f64; 2]) -> bool {
+    c.iter().all(|v| v.abs() <= MAX_POSITION)
+}
+
+fn amount_range(x: f64) -> Option<String> {
+    non_negative(x).or_else(|| {
+        (x > MAX_AMOUNT).then(|| format!("must be 0..={MAX_AMOUNT} world units, got {x}"))
+    })
+}
+
+fn target_range(x: f64) -> Option<String> {
+    (x.abs() > MAX_TARGET_HEIGHT)
+        .then(|| format!("must be within ±{MAX_TARGET_HEIGHT} world units, got {x}"))
 }
 
 /// The shortest decimal that reads back as `x` (f32), as an f64.

@@ -2,13 +2,16 @@
 
 pub mod mask;
 pub mod payload;
+mod payload_meta;
 pub mod png16;
 pub mod raw;
 pub use mask::file_mask_loader;
 pub mod terrain_json;
 
 use crate::error::{Error, Result};
+
 use crate::grid::MAX_CELLS_PER_AXIS;
+pub use payload_meta::MAX_LEVEL;
 
 /// A rectangular block of heights, row-major with Z (image rows) outer.
 #[derive(Clone, Debug, PartialEq)]

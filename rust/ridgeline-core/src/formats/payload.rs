@@ -19,12 +19,14 @@
 //!                                   index + 1 into meta.regions, the painted biome names)
 //! ```
 //! Anything else — wrong magic, version, generator, length or checksum — is an error that says
-//! which; a game never silently regenerates.
+//! which; a game never silently regenerates. Values are validated too, not only the structure
+//! (`super::payload_meta`): missing or mistyped metadata, heights beyond the height bound,
+//! NaN water surfaces, exclusion weights outside 0–1 are located errors.
 
 use crate::error::{Error, Result};
-use crate::grid::{Grid, HoleMask};
+use crate::grid::HoleMask;
 use crate::heightfield::Heightfield;
-use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
+use crate::hydrology::water::{Footprint, WaterSet};
 use crate::pipeline::PreparedTerrain;
 use crate::seed::fnv1a;
 use serde_json::{Value, json};
@@ -209,17 +211,11 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         source,
     };
     let meta_len = b.u32("the metadata length")? as usize;
-    let meta: Value = serde_json::from_slice(b.take(meta_len, "the metadata")?)
+    let meta = crate::doc::strict_json::parse_slice(b.take(meta_len, "the metadata")?, source)
         .map_err(|e| bad(source, format!("corrupt metadata ({e})")))?;
-    let num = |v: &Value| v.as_f64().unwrap_or(0.0) as f32;
-    let size = [num(&meta["size"][0]), num(&meta["size"][1])];
-    let cells = [
-        meta["cells"][0].as_u64().unwrap_or(0) as u32,
-        meta["cells"][1].as_u64().unwrap_or(0) as u32,
-    ];
-    let chunk = meta["chunk_cells"].as_u64().unwrap_or(0) as u32;
-    let grid =
-        Grid::new(size, cells, chunk).map_err(|e| bad(source, format!("corrupt grid: {e}")))?;
+    let meta = super::payload_meta::read(&meta, source)?;
+    let grid = meta.grid;
+    let [cells_x, _] = grid.cells();
     let n = grid.sample_count();
     let heights: Vec<f32> = b
         .take(n * 4, "the heights")?
@@ -228,10 +224,10 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         .collect();
     let cell_count = grid.cell_count();
     let bits = b.take(cell_count.div_ceil(8), "the hole mask")?;
-    let mut holes = HoleMask::new(cells[0] as usize, cells[1] as usize);
+    let mut holes = HoleMask::new(cells_x as usize, grid.cells()[1] as usize);
     for i in 0..cell_count {
         if bits[i / 8] >> (i % 8) & 1 == 1 {
-            holes.set(i % cells[0] as usize, i / cells[0] as usize, true);
+            holes.set(i % cells_x as usize, i / cells_x as usize, true);
         }
     }
     let owner: Vec<u16> = b
@@ -244,7 +240,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         .chunks_exact(4)
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    let exclusion: Vec<f32> = if meta["exclusions"]["mask"].as_bool() == Some(true) {
+    let exclusion: Vec<f32> = if meta.exclusion_mask {
         b.take(n * 4, "the exclusion mask")?
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -252,14 +248,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     } else {
         Vec::new()
     };
-    let region_biomes: Vec<String> = meta["regions"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|v| v.as_str().unwrap_or_default().to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let region_biomes = meta.region_biomes;
     let regions: Vec<u16> = if region_biomes.is_empty() {
         Vec::new()
     } else {
@@ -277,66 +266,10 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }
+    super::payload_meta::check_samples(source, &surface, &exclusion)?;
     let field = Heightfield::new(grid, heights, Some(holes))
         .map_err(|e| bad(source, format!("corrupt surface: {e}")))?;
-    let arr4 = |v: &Value| [0, 1, 2, 3].map(|i| num(&v[i]));
-    let bodies: Vec<WaterBody> = meta["water"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-        .iter()
-        .map(|v| {
-            let a = &v["appearance"];
-            let kind = match v["kind"].as_str() {
-                Some("ocean") => WaterKind::Ocean,
-                Some("river") => WaterKind::River,
-                _ => WaterKind::Lake,
-            };
-            let path: Vec<[f32; 3]> = v["river_path"]
-                .as_array()
-                .map(|p| {
-                    p.iter()
-                        .map(|q| [num(&q[0]), num(&q[1]), num(&q[2])])
-                        .collect()
-                })
-                .unwrap_or_default();
-            WaterBody {
-                id: v["id"].as_str().unwrap_or_default().to_string(),
-                kind,
-                level: num(&v["level"]),
-                footprint: match kind {
-                    WaterKind::River => Footprint::River {
-                        path,
-                        width: 0.0,
-                        follow_bed: None,
-                    },
-                    WaterKind::Ocean => Footprint::Ocean { boundary: None },
-                    WaterKind::Lake => Footprint::Lake {
-                        center: [0.0, 0.0],
-                        radius: 0.0,
-                        boundary: None,
-                    },
-                },
-                flow_speed: num(&v["flow_speed"]),
-                flow_direction: [num(&v["flow_direction"][0]), num(&v["flow_direction"][1])],
-                appearance: Appearance {
-                    shallow_color: arr4(&a["shallow_color"]),
-                    deep_color: arr4(&a["deep_color"]),
-                    absorption_distance: num(&a["absorption_distance"]),
-                    roughness: num(&a["roughness"]),
-                    wave_amplitude: num(&a["wave_amplitude"]),
-                    wave_length: num(&a["wave_length"]),
-                    wave_speed: num(&a["wave_speed"]),
-                    normal_strength: num(&a["normal_strength"]),
-                    foam_width: num(&a["foam_width"]),
-                    foam_strength: num(&a["foam_strength"]),
-                    foam_color: arr4(&a["foam_color"]),
-                },
-                wet_samples: v["wet_samples"].as_u64().unwrap_or(0) as u32,
-                warnings: Vec::new(),
-            }
-        })
-        .collect();
+    let bodies = meta.bodies;
     if owner.iter().any(|&o| o as usize > bodies.len()) {
         return Err(bad(
             source,
@@ -358,11 +291,8 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     Ok(PreparedTerrain {
         field,
         water,
-        default_biome: meta["default_biome"]
-            .as_str()
-            .unwrap_or("default")
-            .to_string(),
-        biome_color: arr4(&meta["biome_color"]),
+        default_biome: meta.default_biome,
+        biome_color: meta.biome_color,
         exclusion,
         regions,
         region_biomes,
@@ -372,6 +302,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hydrology::water::{Appearance, WaterBody, WaterKind};
     use crate::testutil::holey_field;
 
     fn sample() -> PreparedTerrain {
@@ -461,5 +392,203 @@ mod tests {
                 .to_string()
                 .contains("truncated")
         );
+    }
+
+    /// The metadata and the per-sample bytes of an encoded payload.
+    fn split(bytes: &[u8]) -> (Value, Vec<u8>) {
+        let gen_len = u16::from_le_bytes([bytes[12], bytes[13]]) as usize;
+        let body = &bytes[14 + gen_len + 16..];
+        let meta_len = u32::from_le_bytes(body[..4].try_into().unwrap()) as usize;
+        let meta = serde_json::from_slice(&body[4..4 + meta_len]).unwrap();
+        (meta, body[4 + meta_len..].to_vec())
+    }
+
+    /// A payload with a valid checksum around `meta` (raw text) and `samples`.
+    fn forge_raw(meta: &str, samples: &[u8]) -> Vec<u8> {
+        let mut body = (meta.len() as u32).to_le_bytes().to_vec();
+        body.extend_from_slice(meta.as_bytes());
+        body.extend_from_slice(samples);
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
+        let generator = crate::GENERATOR_VERSION.as_bytes();
+        out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
+        out.extend_from_slice(generator);
+        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+        out.extend_from_slice(&body);
+        out
+    }
+
+    fn forge(meta: &Value, samples: &[u8]) -> Vec<u8> {
+        forge_raw(&meta.to_string(), samples)
+    }
+
+    fn error(bytes: &[u8]) -> String {
+        decode(bytes, "t.terrain.bin").unwrap_err().to_string()
+    }
+
+    /// Offsets into the per-sample bytes of `sample()` (41 × 31 samples, 40 × 30 cells).
+    const N: usize = 41 * 31;
+    const HEIGHTS: usize = 0;
+    const HOLES: usize = N * 4;
+    const SURFACE: usize = HOLES + (40 * 30usize).div_ceil(8) + N * 2;
+    const EXCLUSION: usize = SURFACE + N * 4;
+
+    fn put_f32(samples: &mut [u8], at: usize, v: f32) {
+        samples[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    }
+
+    #[test]
+    fn absurd_or_non_finite_values_with_a_valid_checksum_are_refused() {
+        let (meta, samples) = split(&encode(&sample()));
+        assert!(
+            decode(&forge(&meta, &samples), "t").is_ok(),
+            "the forge is faithful"
+        );
+        // Issue 11: heights of ~1e20 loaded and `get_normal` then panicked.
+        let mut s = samples.clone();
+        put_f32(&mut s, HEIGHTS + 4 * 7, 1e20);
+        let e = error(&forge(&meta, &s));
+        assert!(
+            e.contains("corrupt surface: heights[7]: height must be within ±10000000"),
+            "{e}"
+        );
+        let mut s = samples.clone();
+        put_f32(&mut s, HEIGHTS, f32::NAN);
+        assert!(error(&forge(&meta, &s)).contains("heights[0]: height must be finite"));
+        // NaN water surfaces and exclusion weights outside 0–1.
+        let mut s = samples.clone();
+        put_f32(&mut s, SURFACE + 4 * 5, f32::NAN);
+        let e = error(&forge(&meta, &s));
+        assert!(
+            e.contains("t.terrain.bin: water_surface[5]: must be finite"),
+            "{e}"
+        );
+        for bad in [f32::NAN, 1.5, -0.25, f32::INFINITY] {
+            let mut s = samples.clone();
+            put_f32(&mut s, EXCLUSION + 4 * 9, bad);
+            let e = error(&forge(&meta, &s));
+            assert!(
+                e.contains("t.terrain.bin: exclusion[9]: must be 0..=1"),
+                "{bad}: {e}"
+            );
+        }
+        // A chunk that is all holes.
+        let mut s = samples.clone();
+        for z in 0..16 {
+            for x in 0..16 {
+                let i = z * 40 + x;
+                s[HOLES + i / 8] |= 1 << (i % 8);
+            }
+        }
+        let e = error(&forge(&meta, &s));
+        assert!(e.contains("chunk (0, 0) is all holes"), "{e}");
+    }
+
+    #[test]
+    fn missing_or_mistyped_metadata_is_a_located_error_not_a_default() {
+        let (meta, samples) = split(&encode(&sample()));
+        let with = |edit: &dyn Fn(&mut Value)| {
+            let mut m = meta.clone();
+            edit(&mut m);
+            error(&forge(&m, &samples))
+        };
+        type Edit = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(Edit, &str)> = vec![
+            (
+                Box::new(|m| {
+                    m.as_object_mut().unwrap().remove("cells");
+                }),
+                "meta.cells: is missing",
+            ),
+            (
+                Box::new(|m| m["cells"][0] = json!("40")),
+                "meta.cells[0]: must be a whole number 1..=8192",
+            ),
+            (
+                Box::new(|m| m["cells"][1] = json!(4294967336u64)),
+                "meta.cells[1]: must be a whole number 1..=8192",
+            ),
+            (
+                Box::new(|m| {
+                    m.as_object_mut().unwrap().remove("chunk_cells");
+                }),
+                "meta.chunk_cells: is missing",
+            ),
+            (
+                Box::new(|m| m["chunk_cells"] = json!(0)),
+                "meta.chunk_cells: must be a whole number 2..=1024",
+            ),
+            (
+                Box::new(|m| m["size"] = json!([0, 30])),
+                "meta.size[0]: must be",
+            ),
+            (
+                Box::new(|m| m["size"] = json!([1e-40, 30])),
+                "meta.size: a degenerate grid",
+            ),
+            (
+                Box::new(|m| m["size"] = json!([1e30, 30])),
+                "meta.size.x: corrupt grid",
+            ),
+            (
+                Box::new(|m| {
+                    m["water"][0].as_object_mut().unwrap().remove("wet_samples");
+                }),
+                "meta.water[0].wet_samples: is missing",
+            ),
+            (
+                Box::new(|m| m["water"][0]["wet_samples"] = json!(1_000_000)),
+                "meta.water[0].wet_samples: must be a whole number 0..=1271",
+            ),
+            (
+                Box::new(|m| m["water"][0]["level"] = Value::Null),
+                "meta.water[0].level: must be a number, got null",
+            ),
+            (
+                Box::new(|m| m["water"][0]["level"] = json!(1e30)),
+                "meta.water[0].level: must be",
+            ),
+            (
+                Box::new(|m| m["water"][0]["kind"] = json!("swamp")),
+                "meta.water[0].kind: must be \"lake\", \"ocean\" or \"river\"",
+            ),
+            (
+                Box::new(|m| m["water"][0]["appearance"]["roughness"] = json!(7)),
+                "meta.water[0].appearance.roughness: must be 0..=1",
+            ),
+            (
+                Box::new(|m| m["water"][0]["appearance"]["deep_color"] = json!([1, 2, 3])),
+                "meta.water[0].appearance.deep_color: must hold 4 numbers",
+            ),
+            (
+                Box::new(|m| m["exclusions"] = json!({})),
+                "meta.exclusions.mask: must be true or false",
+            ),
+            (
+                Box::new(|m| m["regions"] = json!([3])),
+                "meta.regions[0]: must be a string",
+            ),
+            (
+                Box::new(|m| {
+                    m.as_object_mut().unwrap().remove("default_biome");
+                }),
+                "meta.default_biome: is missing",
+            ),
+            (
+                Box::new(|m| m["biome_color"] = json!([0, 0, 0, 9])),
+                "meta.biome_color[3]: must be 0..=1",
+            ),
+            (Box::new(|m| *m = json!([])), "meta: must be an object"),
+        ];
+        for (edit, needle) in cases {
+            let e = with(&*edit);
+            assert!(e.contains(needle), "expected `{needle}` in `{e}`");
+            assert!(e.contains("t.terrain.bin"), "{e}");
+        }
+        // A repeated key in the metadata.
+        let text = meta.to_string().replacen("{", "{\"cells\":[1,1],", 1);
+        let e = error(&forge_raw(&text, &samples));
+        assert!(e.contains("duplicate key \"cells\""), "{e}");
     }
 }

@@ -22,6 +22,17 @@ fn check_range(min: f32, max: f32, path: &str) -> Result<()> {
 
 /// Decodes a heightmap PNG from `bytes`; `path` names the source in errors.
 pub fn read(bytes: &[u8], min: f32, max: f32, path: &str) -> Result<HeightImage> {
+    read_limited(bytes, min, max, path, MAX_CELLS_PER_AXIS as usize + 1)
+}
+
+/// [`read`] refusing images with a side longer than `max_side` pixels before decoding them.
+pub fn read_limited(
+    bytes: &[u8],
+    min: f32,
+    max: f32,
+    path: &str,
+    max_side: usize,
+) -> Result<HeightImage> {
     check_range(min, max, path)?;
     let bad = |m: String| Error::invalid(path, m);
     let mut decoder = png::Decoder::new(Cursor::new(bytes));
@@ -36,7 +47,7 @@ pub fn read(bytes: &[u8], min: f32, max: f32, path: &str) -> Result<HeightImage>
             "interlaced PNGs are not supported; re-save the heightmap without interlacing".into(),
         ));
     }
-    let max_side = MAX_CELLS_PER_AXIS as usize + 1;
+    let max_side = max_side.min(MAX_CELLS_PER_AXIS as usize + 1);
     if w < 2 || h < 2 || w > max_side || h > max_side {
         return Err(bad(format!(
             "heightmap is {w} × {h} pixels; each side must be 2..={max_side}"

@@ -86,6 +86,8 @@ impl TerrainDocument {
     /// Parses and validates a document. `path` names the source in errors; every problem found
     /// is reported.
     pub fn parse(text: &str, path: &str) -> Result<Self> {
+        // Duplicate keys are refused first (serde would keep one silently in nested maps).
+        crate::doc::strict_json::check(text, path)?;
         let stored: Stored = serde_json::from_str(text).map_err(|e| {
             Error::invalid(format!("{path}:{}:{}", e.line(), e.column()), e.to_string())
         })?;
@@ -160,10 +162,13 @@ impl TerrainDocument {
                         .chunks_exact(4)
                         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
                         .collect();
-                    if let Some(i) = heights.iter().position(|h: &f32| !h.is_finite()) {
+                    if let Some(i) = heights
+                        .iter()
+                        .position(|&h: &f32| !crate::heightfield::height_in_range(h))
+                    {
                         d.push(
                             format!("heights[{i}]"),
-                            format!("height must be finite, got {}", heights[i]),
+                            crate::heightfield::height_problem(heights[i]).unwrap_or_default(),
                         );
                     }
                 }
@@ -486,5 +491,19 @@ mod tests {
             let joined = errors_of(&text).join("\n");
             assert!(joined.contains(needle), "expected `{needle}` in `{joined}`");
         }
+    }
+
+    #[test]
+    fn repeated_keys_are_refused_with_their_location() {
+        let h = B64.encode([0u8; 16]);
+        let text = format!(
+            "{{\"origin\":[0,0,0],\"resolution\":[2,2],\"cell_size\":1,\"heights\":\"{h}\",\n\"layers\":[{{\"material\":\"m\",\"tile\":2,\"tile\":3}}]}}"
+        );
+        let joined = errors_of(&text).join("\n");
+        assert!(
+            joined.starts_with("bad.json:2:")
+                && joined.contains("duplicate key \"tile\" in `layers[0]`"),
+            "{joined}"
+        );
     }
 }

@@ -17,6 +17,13 @@
 //! **Thermal relaxation** moves material from each sample to lower triangle-edge neighbours
 //! where the drop exceeds the talus angle, as Jacobi iterations (every transfer computed from
 //! the previous state, antisymmetric per pair): it conserves material and is order-free.
+//!
+//! **Stability**: no sample ever leaves the input's height range. A droplet's brush lowers a
+//! sample at most to the height the droplet flows on to (`new_h`), and sediment is laid no
+//! higher than the highest corner of the cell it settles in; a thermal step moves each sample
+//! by at most half the way to a convex combination of its neighbours (`thermal_strength ≤ 1`).
+//! Each step therefore keeps every sample within the current range, for any grid, droplet count
+//! and parameters (property-tested).
 
 use super::drainage::NEIGHBOURS;
 use crate::error::{Error, Result};
@@ -381,22 +388,42 @@ fn run_droplets(
                 } else {
                     (sediment - capacity) * p.deposition
                 };
-                sediment -= amount;
+                // Sediment settles into the cell: no corner rises above the cell's highest
+                // corner, so deposits never build above the surface they settle on.
+                let ceiling = h00.max(h10).max(h01).max(h11);
                 let i = iz * tw + ix;
-                data[i] += amount * (1.0 - u) * (1.0 - v);
-                data[i + 1] += amount * u * (1.0 - v);
-                data[i + tw] += amount * (1.0 - u) * v;
-                data[i + tw + 1] += amount * u * v;
-                tile.ledger.deposited += amount as f64;
+                let mut laid = 0.0f32;
+                for (k, wk) in [
+                    (i, (1.0 - u) * (1.0 - v)),
+                    (i + 1, u * (1.0 - v)),
+                    (i + tw, (1.0 - u) * v),
+                    (i + tw + 1, u * v),
+                ] {
+                    let h = data[k];
+                    let raised = (h + amount * wk).min(ceiling.max(h));
+                    laid += raised - h;
+                    data[k] = raised;
+                }
+                sediment -= laid;
+                tile.ledger.deposited += laid as f64;
             } else {
+                // Water cannot cut below the height it flows on to: a brush sample is lowered at
+                // most to `new_h`. Without this bound the brush dug samples that lay below the
+                // droplet's next position, each cut steepening the next droplet's drop, and on
+                // grids with many droplets per cell the feedback grew without limit (millions
+                // of metres below a 0..40 m input).
                 let amount = ((capacity - sediment) * p.erosion_rate).min(-dh);
+                let mut taken = 0.0f32;
                 for &(bx, bz, bw) in brush {
                     let x = (ix as i32 + bx) as usize;
                     let z = (iz as i32 + bz) as usize;
-                    data[z * tw + x] -= amount * bw;
+                    let s = &mut data[z * tw + x];
+                    let lowered = (*s - amount * bw).max(new_h.min(*s));
+                    taken += *s - lowered;
+                    *s = lowered;
                 }
-                sediment += amount;
-                tile.ledger.eroded += amount as f64;
+                sediment += taken;
+                tile.ledger.eroded += taken as f64;
             }
             speed = (speed * speed + dh * p.gravity).max(0.0).sqrt();
             water *= 1.0 - p.evaporation;

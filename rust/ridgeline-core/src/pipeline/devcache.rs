@@ -1,8 +1,8 @@
 //! Development cache: generated bases stored in the user's cache directory (never in the
 //! project), one `<key>.terrain.bin` per base identity ([`super::generate::base_cache_key`]:
 //! the recipe without strokes). A warm load decodes the base instead of evaluating the graph and
-//! replays the strokes on it. Entries are written through a
-//! temporary file and a rename; an unreadable or stale entry is a miss and is removed. The cache
+//! replays the strokes on it. Entries are written atomically
+//! ([`crate::fsio::write_atomic`]) and read with the payload size bound; an unreadable or stale entry is a miss and is removed. The cache
 //! keeps the most recently used [`DevCache::MAX_ENTRIES`] entries.
 
 use super::PreparedTerrain;
@@ -82,7 +82,7 @@ impl DevCache {
     /// removed and reported as a miss.
     pub fn load(&self, recipe: &Recipe) -> Option<PreparedTerrain> {
         let path = self.path_for(recipe);
-        let bytes = std::fs::read(&path).ok()?;
+        let bytes = crate::fsio::read_bounded(&path, crate::fsio::FileKind::Payload).ok()?;
         match (self.codec.decode)(&bytes, &path.display().to_string()) {
             Ok(p) if p.field.grid() == &recipe.grid().ok()? => {
                 // Touch it so eviction keeps recently used entries.
@@ -109,13 +109,8 @@ impl DevCache {
             )
         })?;
         let path = self.path_for(recipe);
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, (self.codec.encode)(prepared))
-            .map_err(|e| format!("{}: cannot write ({e})", tmp.display()))?;
-        std::fs::rename(&tmp, &path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("{}: cannot write ({e})", path.display())
-        })?;
+        crate::fsio::write_atomic(&path, &(self.codec.encode)(prepared))
+            .map_err(|e| e.to_string())?;
         self.evict();
         Ok(path)
     }

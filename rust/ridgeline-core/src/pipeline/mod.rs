@@ -15,6 +15,8 @@ pub mod prepared;
 pub mod session;
 
 #[cfg(test)]
+mod session_hardening_tests;
+#[cfg(test)]
 mod session_tests;
 
 pub use devcache::{CachedPrepare, DevCache, prepare_cached};

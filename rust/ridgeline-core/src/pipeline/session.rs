@@ -14,7 +14,7 @@
 //! same bits as a full replay on `C` (same code, same inputs). Only `C` is written.
 
 use crate::edit::MaskLoader;
-use crate::edit::apply::{Window, apply_exclusion, apply_heights, apply_region};
+use crate::edit::apply::{OutOfRange, Window, apply_exclusion, apply_heights, apply_region};
 use crate::edit::history::{Packed, Record, RecordKind};
 use crate::edit::rect::Rect;
 use crate::edit::stroke::{List, Op, ParseContext, Stroke, layer_kinds};
@@ -115,7 +115,9 @@ impl EditSession {
         };
         let [w, h] = grid.samples();
         let all = Rect::new(0, 0, w, h);
-        let heights = s.replay_heights(all);
+        let heights = s
+            .replay_heights(all)
+            .map_err(|(i, o)| Error::invalid(format!("recipe.edits[{i}]"), o.describe()))?;
         s.field = Heightfield::new(grid, heights.values, Some(s.field.holes().clone()))?;
         s.refresh_masks(all);
         Ok(s)
@@ -281,6 +283,9 @@ impl EditSession {
 
     /// Validates `value` (errors are located at `stroke…`), appends it to its list and updates
     /// only what it touches. A `protect` stroke without `heights` snapshots the current surface.
+    /// A stroke that would leave any height non-finite or beyond ±[`crate::heightfield::MAX_HEIGHT`]
+    /// (itself, or a later stroke it feeds) is refused, exactly as replaying it in a generation
+    /// would refuse it; on any error nothing changes.
     pub fn apply_stroke(&mut self, value: &Value) -> Result<Change> {
         let type_id = value
             .get("type")
@@ -307,8 +312,24 @@ impl EditSession {
         let fp = stroke.footprint(&self.grid);
         self.list_mut(list).push(stroke.clone());
         self.values_mut(list).push(stroke.to_value());
+        let new_index = self.list(list).len() - 1;
         let kind = RecordKind::Stroke { list, stroke };
-        Ok(self.commit(kind, list, fp))
+        self.commit(kind, list, fp).map_err(|(i, o)| {
+            self.list_mut(list).pop();
+            self.values_mut(list).pop();
+            if i == new_index {
+                Error::invalid("stroke", format!("{}; nothing was changed", o.describe()))
+            } else {
+                Error::invalid(
+                    "stroke",
+                    format!(
+                        "the later stroke recipe.{}[{i}] then {}; nothing was changed",
+                        list.key(),
+                        o.describe()
+                    ),
+                )
+            }
+        })
     }
 
     /// Enables or disables a layer; its strokes stay stored. Recorded in the history.
@@ -339,14 +360,26 @@ impl EditSession {
             .iter()
             .filter(|s| self.effective_layer(s, list) == Some(id))
             .fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
-        Ok(self.commit(
+        self.commit(
             RecordKind::Layer {
                 id: id.to_string(),
                 enabled,
             },
             list,
             fp,
-        ))
+        )
+        .map_err(|(i, o)| {
+            self.recipe.layers[pos].enabled = !enabled;
+            Error::invalid(
+                "layer",
+                format!(
+                    "{} `{id}` would make recipe.{}[{i}] fail: it {}; nothing was changed",
+                    if enabled { "enabling" } else { "disabling" },
+                    list.key(),
+                    o.describe()
+                ),
+            )
+        })
     }
 
     /// Undoes the last edit: restores the recipe and the stored before-values (no replay).
@@ -478,18 +511,24 @@ impl EditSession {
         out
     }
 
-    fn replay_heights(&mut self, rect: Rect) -> Window {
+    /// Replays the height strokes on `rect` from the base. `Err((i, where))` names the stroke
+    /// (index into `edits`) that would move a sample out of range.
+    fn replay_heights(&mut self, rect: Rect) -> std::result::Result<Window, (usize, OutOfRange)> {
         let [w, _] = self.grid.samples();
         let mut win = Window::copy(&self.base, w, rect);
         let mut scratch = std::mem::take(&mut self.scratch);
+        let mut result = Ok(());
         for i in self.order(List::Edits) {
             let s = &self.edits[i];
             if s.footprint(&self.grid).intersects(&rect) {
-                apply_heights(s, &self.grid, &mut win, &mut scratch);
+                result = apply_heights(s, &self.grid, &mut win, &mut scratch).map_err(|o| (i, o));
+                if result.is_err() {
+                    break;
+                }
             }
         }
         self.scratch = scratch;
-        win
+        result.map(|()| win)
     }
 
     /// Recomputes the exclusion mask and painted regions on `rect` from scratch.
@@ -550,7 +589,13 @@ impl EditSession {
     }
 
     /// Recomputes what `start` (the footprint of the changed strokes) affects and records it.
-    fn commit(&mut self, kind: RecordKind, list: List, start: Rect) -> Change {
+    /// Fails before changing anything when a height stroke would move a sample out of range.
+    fn commit(
+        &mut self,
+        kind: RecordKind,
+        list: List,
+        start: Rect,
+    ) -> std::result::Result<Change, (usize, OutOfRange)> {
         let [w, h] = self.grid.samples();
         let mut heights_rect = Rect::EMPTY;
         let mut mask_rect = Rect::EMPTY;
@@ -572,7 +617,7 @@ impl EditSession {
                     need = need.union(&inside.grow(*r, w, h));
                 }
             }
-            let win = self.replay_heights(need);
+            let win = self.replay_heights(need)?;
             before_h = c.copy_from(self.field.heights(), &self.all());
             after_h = c.copy_from(&win.values, &need);
             let _ = self.field.write_region(c.x0, c.z0, c.x1, c.z1, &after_h);
@@ -602,7 +647,7 @@ impl EditSession {
         };
         self.history.push(record);
         self.redo.clear();
-        self.change(heights_rect, mask_rect)
+        Ok(self.change(heights_rect, mask_rect))
     }
 
     fn mask_values(&self, rect: Rect) -> (Packed, Vec<u16>) {

@@ -374,3 +374,41 @@ fn batch_heights_equal_single_queries_bit_for_bit() {
         }
     }
 }
+
+#[test]
+fn raycast_direction_length_does_not_matter() {
+    // Issue 11: (0, -1e20, 0) missed where (0, -1e-20, 0) hit (or the reverse): only the
+    // direction counts, whatever its length.
+    let f = rough_field([20.0, 20.0], [20, 20], 5, 15, 5.0);
+    let o = Vec3::new(7.3, 100.0, 9.1);
+    let reference = f.raycast(o, Vec3::NEG_Y, 200.0).unwrap();
+    for d in [
+        Vec3::new(0.0, -1e20, 0.0),
+        Vec3::new(0.0, -1e-20, 0.0),
+        Vec3::new(0.0, -f32::MAX, 0.0),
+        Vec3::new(0.0, -1e-45, 0.0),
+        Vec3::new(0.0, -3.0, 0.0),
+    ] {
+        let hit = f
+            .raycast(o, d, 200.0)
+            .unwrap_or_else(|| panic!("{d} missed"));
+        assert_eq!(hit, reference, "{d}");
+    }
+    let slanted = f.raycast(o, Vec3::new(1.0, -10.0, 0.5), 200.0).unwrap();
+    let huge = f.raycast(o, Vec3::new(1e37, -1e38, 5e36), 200.0).unwrap();
+    assert!((slanted.position - huge.position).length() < 1e-4);
+    for bad in [
+        Vec3::ZERO,
+        Vec3::new(0.0, f32::NAN, 0.0),
+        Vec3::new(0.0, f32::NEG_INFINITY, 0.0),
+    ] {
+        assert!(f.raycast(o, bad, 200.0).is_none(), "{bad}");
+        assert!(crate::query::unit_direction(bad).is_none());
+    }
+    let u = crate::query::unit_direction(Vec3::new(3e38, 3e38, 0.0)).unwrap();
+    assert!((u.length() - 1.0).abs() < 1e-6 && (u.x - u.y).abs() < 1e-7);
+    assert_eq!(
+        crate::query::unit_direction(Vec3::new(0.0, -1e-40, 0.0)),
+        Some(Vec3::NEG_Y)
+    );
+}

@@ -121,12 +121,7 @@ impl Document {
 
     /// Parses an asset source or a bare recipe. `source` names the file in errors.
     pub fn parse(text: &str, source: &str) -> Result<Self> {
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            Error::invalid(
-                format!("{source}:{}:{}", e.line(), e.column()),
-                format!("invalid JSON: {e}"),
-            )
-        })?;
+        let value = crate::doc::strict_json::parse(text, source)?;
         let mut d = Diagnostics::default();
         let doc = if value.get("recipe").is_some() {
             let mut r = ObjectReader::new("", &value, &mut d);

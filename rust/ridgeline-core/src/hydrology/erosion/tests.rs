@@ -1,6 +1,7 @@
 use super::*;
 // The Preview policy belongs to the Erosion node; these tests run erosion as the node does.
 use crate::nodes::{Quality, erosion_budget};
+use proptest::prelude::*;
 
 fn hills(n: usize) -> (Grid, Field<f32>) {
     let grid = Grid::new(
@@ -182,4 +183,149 @@ fn cancellation_stops_the_run() {
     )
     .unwrap_err();
     assert!(matches!(err, Error::Cancelled));
+}
+
+/// (min, max) of a slice.
+fn range(s: &[f32]) -> (f32, f32) {
+    s.iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
+            (lo.min(h), hi.max(h))
+        })
+}
+
+/// Generates `text` (a recipe) at Final and returns the erosion node's input and output ranges.
+fn graph_ranges(text: &str, resolution: Option<[u32; 2]>) -> ((f32, f32), (f32, f32)) {
+    use crate::graph::eval::GraphCache;
+    let mut doc: serde_json::Value = serde_json::from_str(text).unwrap();
+    let recipe = doc.get_mut("recipe").map(|r| r.take()).unwrap_or(doc);
+    let mut recipe = recipe;
+    if let Some(r) = resolution {
+        recipe["resolution"] = serde_json::json!(r);
+    }
+    let nodes = recipe["graph"]["nodes"].as_array().unwrap().clone();
+    let erosion = nodes.iter().find(|n| n["type"] == "erosion").unwrap();
+    let input = erosion["inputs"]["field"].as_str().unwrap().to_string();
+    let run = |output: &str| {
+        let mut r = recipe.clone();
+        // Cut the graph at `output` (through a terrain_output of its own).
+        r["graph"]["output"] = serde_json::json!("zz_out");
+        r["graph"]["nodes"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!(
+                {"id": "zz_out", "type": "terrain_output", "inputs": {"heightfield": output}}
+            ));
+        let r = crate::recipe::Document::parse(&r.to_string(), "t")
+            .unwrap()
+            .recipe()
+            .clone();
+        let g = crate::pipeline::generate(
+            &r,
+            Quality::Final,
+            &mut GraphCache::default(),
+            &|_, _| {},
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+        range(g.heightfield.heights())
+    };
+    let id = erosion["id"].as_str().unwrap().to_string();
+    (run(&input), run(&id))
+}
+
+#[test]
+fn erosion_on_small_grids_stays_within_its_input() {
+    // Issue 11: this recipe at Final gave heights down to −5.6 million from a 0..40 m input.
+    let issue = r#"{"size":[64,64],"resolution":[32,32],"seed":1,"graph":{"format_version":1,"output":"out",
+        "nodes":[{"id":"a","type":"noise_terrain"},{"id":"e","type":"erosion","inputs":{"field":"a"}},
+        {"id":"out","type":"terrain_output","inputs":{"heightfield":"e"}}]}}"#;
+    let ((lo, hi), (elo, ehi)) = graph_ranges(issue, None);
+    assert!(
+        elo >= lo && ehi <= hi,
+        "eroded {elo}..{ehi} from {lo}..{hi}"
+    );
+    // … and the river valley example at 64² gave −8.4 million.
+    let valley = include_str!("../../../../../docs/examples/river_valley.terrain.json");
+    let ((lo, hi), (elo, ehi)) = graph_ranges(valley, Some([64, 64]));
+    assert!(
+        elo >= lo && ehi <= hi,
+        "eroded {elo}..{ehi} from {lo}..{hi}"
+    );
+}
+
+fn params_strategy() -> impl Strategy<Value = ErosionParams> {
+    // Every parameter over its documented range (droplet count and lifetime kept small for
+    // test time: the bound holds step by step, so longer runs cannot break it).
+    (
+        (
+            0u32..=20_000,
+            1u32..=64,
+            0.0f32..=1.0,
+            0.001f32..=1000.0,
+            0.0f32..=1.0,
+        ),
+        (
+            0.0f32..=1.0,
+            0.0f32..=1.0,
+            0.0f32..=10.0,
+            0.0f32..=100.0,
+            1u32..=8,
+        ),
+        (0.0f32..=1.0, 0.0f32..=89.0, 0u32..=40),
+    )
+        .prop_map(|(a, b, c)| ErosionParams {
+            iterations: a.0,
+            lifetime: a.1,
+            inertia: a.2,
+            capacity: a.3,
+            deposition: a.4,
+            erosion_rate: b.0,
+            evaporation: b.1,
+            min_slope: b.2,
+            gravity: b.3,
+            brush_radius: b.4,
+            thermal_strength: c.0,
+            talus_angle: c.1,
+            thermal_iterations: c.2,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Erosion (hydraulic + thermal) never moves a sample outside the input's height range: the
+    /// droplets cut no sample below the height they flow on to and lay no sediment above the
+    /// cell's highest corner, and thermal relaxation moves each sample by a convex combination
+    /// of its neighbours.
+    #[test]
+    fn erosion_never_leaves_the_input_range(
+        cells in (1u32..=72, 1u32..=72),
+        spacing in 0.05f32..50.0,
+        relief in 0.0f32..5000.0,
+        offset in -1000.0f32..1000.0,
+        seed in any::<u64>(),
+        params in params_strategy(),
+        preview in any::<bool>(),
+    ) {
+        let (cx, cz) = cells;
+        let grid = Grid::new([cx as f32 * spacing, cz as f32 * spacing], [cx, cz], 32).unwrap();
+        let (w, h) = (cx as usize + 1, cz as usize + 1);
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let data: Vec<f32> = (0..w * h)
+            .map(|i| {
+                let (x, z) = ((i % w) as f32, (i / w) as f32);
+                offset + relief * (0.5 + 0.3 * (x * 0.3).sin() * (z * 0.2).cos() + 0.2 * rng.f32())
+            })
+            .collect();
+        let input = Field::from_vec(w, h, data).unwrap();
+        let q = if preview { Quality::Preview } else { Quality::Final };
+        let e = erode(&grid, &input, &params, erosion_budget(&params, q), seed, &AtomicBool::new(false)).unwrap();
+        let (lo, hi) = range(input.as_slice());
+        let eps = 1e-5 * (1.0 + lo.abs().max(hi.abs()));
+        let (elo, ehi) = range(e.heights.as_slice());
+        prop_assert!(elo >= lo - eps && ehi <= hi + eps, "eroded {}..{} from {}..{}", elo, ehi, lo, hi);
+        let l = e.ledger;
+        let balance = l.eroded - (l.deposited + l.exported + l.suspended);
+        prop_assert!(balance.abs() <= 1e-3 * (1.0 + l.eroded), "{:?}", l);
+    }
 }
