@@ -1,0 +1,241 @@
+//! What games ask a `Terrain3D` every frame: heights, normals and rays. These are the hot calls:
+//! they borrow the node immutably, reuse the cached transform and build no Dictionary (except
+//! [`Terrain3D::raycast`], kept for convenience).
+
+use super::Terrain3D;
+use super::ray_hit::TerrainRayHit;
+use super::transform_cache::Placement;
+use crate::convert::panic_guard::or_report;
+use godot::prelude::*;
+
+/// A hit in world space: position, normal facing the ray, distance from the origin.
+struct WorldHit {
+    position: Vector3,
+    normal: Vector3,
+    distance: f32,
+}
+
+#[godot_api(secondary)]
+impl Terrain3D {
+    /// Terrain size in terrain-local units (X, Z); zero before the first generation.
+    #[func]
+    pub fn get_size(&self) -> Vector2 {
+        self.prepared.as_ref().map_or(Vector2::ZERO, |p| {
+            let [x, z] = p.field.grid().size();
+            Vector2::new(x, z)
+        })
+    }
+
+    /// Height of the terrain surface under (or over) `world_position`: the point on the drawn
+    /// full-detail triangle at the position's terrain-local X/Z, returned as a world-space Y.
+    /// NAN outside the terrain, in a hole, or before the first generation.
+    #[func]
+    pub fn get_height(&self, world_position: Vector3) -> f32 {
+        let Some(p) = &self.prepared else {
+            return f32::NAN;
+        };
+        let xf = self.placement_now();
+        or_report("Terrain3D.get_height", f32::NAN, || {
+            let local = xf.to_local * world_position;
+            match p.field.height_at(local.x, local.z) {
+                Some(h) => (xf.to_world * Vector3::new(local.x, h, local.z)).y,
+                None => f32::NAN,
+            }
+        })
+    }
+
+    /// An extension call that does nothing, with [method get_height]'s signature: the baseline
+    /// the `godot_get_height_call` benchmark compares against (call and argument overhead only).
+    #[func]
+    pub fn _empty_query(&self, _world_position: Vector3) -> f32 {
+        0.0
+    }
+
+    /// [method get_height] for many positions at once (NAN where outside or in a hole).
+    #[func]
+    pub fn get_heights(&self, world_positions: PackedVector3Array) -> PackedFloat32Array {
+        let nans =
+            || PackedFloat32Array::from_iter(world_positions.as_slice().iter().map(|_| f32::NAN));
+        let Some(p) = &self.prepared else {
+            return nans();
+        };
+        let xf = self.placement_now();
+        or_report("Terrain3D.get_heights", nans(), || {
+            let points: Vec<[f32; 2]> = world_positions
+                .as_slice()
+                .iter()
+                .map(|w| {
+                    let l = xf.to_local * *w;
+                    [l.x, l.z]
+                })
+                .collect();
+            let mut out = vec![0.0f32; points.len()];
+            p.field.heights_at(&points, &mut out);
+            for (h, pt) in out.iter_mut().zip(&points) {
+                if h.is_finite() {
+                    *h = (xf.to_world * Vector3::new(pt[0], *h, pt[1])).y;
+                }
+            }
+            PackedFloat32Array::from(out.as_slice())
+        })
+    }
+
+    /// Face normal of the terrain triangle under `world_position`, in world space (unit
+    /// length). Zero vector outside, in a hole, or before the first generation.
+    #[func]
+    pub fn get_normal(&self, world_position: Vector3) -> Vector3 {
+        let Some(p) = &self.prepared else {
+            return Vector3::ZERO;
+        };
+        let xf = self.placement_now();
+        or_report("Terrain3D.get_normal", Vector3::ZERO, || {
+            let local = xf.to_local * world_position;
+            match p.field.normal_at(local.x, local.z) {
+                Some(n) => normal_to_world(&xf.to_world, Vector3::new(n.x, n.y, n.z)),
+                None => Vector3::ZERO,
+            }
+        })
+    }
+
+    /// Casts a ray against the terrain surface (both faces; holes are skipped). Returns
+    /// `{ "position": Vector3, "normal": Vector3, "distance": float }` in world space, or an
+    /// empty Dictionary on a miss. In hot loops use [method raycast_hit] or
+    /// [method raycast_batch], which build no Dictionary.
+    #[func]
+    pub fn raycast(&self, from: Vector3, direction: Vector3, max_distance: f32) -> VarDictionary {
+        let mut out = VarDictionary::new();
+        if let Some(h) = self.cast(from, direction, max_distance) {
+            out.set("position", h.position);
+            out.set("normal", h.normal);
+            out.set("distance", h.distance);
+        }
+        out
+    }
+
+    /// [method raycast] into a reusable [TerrainRayHit]: returns true on a hit and fills `hit`
+    /// (world space); on a miss returns false and sets only [member TerrainRayHit.hit] to
+    /// false. Builds nothing per call: the fast form for hot loops.
+    #[func]
+    pub fn raycast_hit(
+        &self,
+        from: Vector3,
+        direction: Vector3,
+        max_distance: f32,
+        mut hit: Gd<TerrainRayHit>,
+    ) -> bool {
+        let found = self.cast(from, direction, max_distance);
+        let mut h = hit.bind_mut();
+        h.hit = found.is_some();
+        if let Some(w) = found {
+            h.position = w.position;
+            h.normal = w.normal;
+            h.distance = w.distance;
+        }
+        h.hit
+    }
+
+    /// Many rays at once: ray `i` starts at `origins[i]` along `directions[i]` (any length)
+    /// for at most `max_distance`. Returns one `Vector4` per ray: the world-space hit position
+    /// in `x, y, z` and the distance in `w`, or all components NAN on a miss (check with
+    /// [code]is_nan(r.w)[/code]). Arrays of different sizes are an error (empty result).
+    #[func]
+    pub fn raycast_batch(
+        &self,
+        origins: PackedVector3Array,
+        directions: PackedVector3Array,
+        max_distance: f32,
+    ) -> PackedVector4Array {
+        if origins.len() != directions.len() {
+            godot_error!(
+                "Terrain3D.raycast_batch: {} origins but {} directions",
+                origins.len(),
+                directions.len()
+            );
+            return PackedVector4Array::new();
+        }
+        let miss = Vector4::new(f32::NAN, f32::NAN, f32::NAN, f32::NAN);
+        let xf = self.placement_now();
+        let out: Vec<Vector4> = origins
+            .as_slice()
+            .iter()
+            .zip(directions.as_slice())
+            .map(|(&o, &d)| {
+                self.cast_with(&xf, o, d, max_distance).map_or(miss, |h| {
+                    Vector4::new(h.position.x, h.position.y, h.position.z, h.distance)
+                })
+            })
+            .collect();
+        PackedVector4Array::from(out.as_slice())
+    }
+}
+
+impl Terrain3D {
+    /// The node's placement now (cached while that is provably current).
+    pub(super) fn placement_now(&self) -> Placement {
+        self.xform.get(&self.base())
+    }
+
+    fn cast(&self, from: Vector3, direction: Vector3, max_distance: f32) -> Option<WorldHit> {
+        self.prepared.as_ref()?;
+        let xf = self.placement_now();
+        self.cast_with(&xf, from, direction, max_distance)
+    }
+
+    /// One ray in world space against the surface, with a known placement.
+    fn cast_with(
+        &self,
+        xf: &Placement,
+        from: Vector3,
+        direction: Vector3,
+        max_distance: f32,
+    ) -> Option<WorldHit> {
+        let p = self.prepared.as_ref()?;
+        // Scale by the largest component before normalising, so that directions like
+        // (0, -1e20, 0) or (0, -1e-30, 0) keep their way instead of overflowing or vanishing.
+        let largest = direction
+            .x
+            .abs()
+            .max(direction.y.abs())
+            .max(direction.z.abs());
+        if !from.is_finite()
+            || !direction.is_finite()
+            || largest == 0.0
+            || max_distance.is_nan()
+            || max_distance <= 0.0
+        {
+            return None;
+        }
+        or_report("Terrain3D.raycast", None, || {
+            let dir = (direction / largest).normalized();
+            let lo = xf.to_local * from;
+            let ld = xf.to_local.basis * dir;
+            let scale = ld.length();
+            if scale == 0.0 || !scale.is_finite() {
+                return None;
+            }
+            let h = p.field.raycast(
+                glam::Vec3::new(lo.x, lo.y, lo.z),
+                glam::Vec3::new(ld.x, ld.y, ld.z),
+                max_distance * scale,
+            )?;
+            let position = xf.to_world * Vector3::new(h.position.x, h.position.y, h.position.z);
+            let mut normal = normal_to_world(
+                &xf.to_world,
+                Vector3::new(h.normal.x, h.normal.y, h.normal.z),
+            );
+            if normal.dot(dir) > 0.0 {
+                normal = -normal;
+            }
+            Some(WorldHit {
+                position,
+                normal,
+                distance: (position - from).length(),
+            })
+        })
+    }
+}
+
+/// A terrain-local normal in world space (inverse-transpose of the basis), unit length.
+pub(super) fn normal_to_world(xf: &Transform3D, n: Vector3) -> Vector3 {
+    (xf.basis.inverse().transposed() * n).normalized()
+}
