@@ -24,7 +24,7 @@ pub(super) fn lock(s: &Mutex<EditSession>) -> Result<MutexGuard<'_, EditSession>
 impl Terrain3D {
     /// The session of the current surface, if one exists.
     pub(super) fn current_session(&self) -> Option<Arc<Mutex<EditSession>>> {
-        self.prepared.as_ref().and_then(|p| p.edits.clone())
+        self.prepared().as_ref().and_then(|p| p.edits.clone())
     }
 
     /// Drops the edit session after an internal error: its undo history and the runtime strokes
@@ -32,7 +32,7 @@ impl Terrain3D {
     /// are refused (with `why`) until the next generation rebuilds a session from the asset.
     pub(super) fn drop_session(&mut self, why: &str) {
         godot_error!("{why}");
-        if let Some(p) = self.prepared.as_mut() {
+        if let Some(p) = self.prepared_mut().as_mut() {
             Arc::make_mut(p).edits = None;
         }
         self.session_lost = Some(why.to_string());
@@ -62,7 +62,8 @@ impl Terrain3D {
             self.masks = Some(self.new_mask_cache());
         }
         let masks = self.masks.as_ref().map(|m| m.loader());
-        let Some(prepared) = self.prepared.as_mut() else {
+        let mut guard = self.view.prepared_mut();
+        let Some(prepared) = guard.as_mut() else {
             return Err("Terrain3D: nothing to edit before the first generation".into());
         };
         if let Some(s) = &prepared.edits {

@@ -110,6 +110,49 @@ impl Terrain3D {
         self.current_session()
             .is_some_and(|s| lock(&s).is_ok_and(|s| s.can_undo()))
     }
+
+    /// Fault injection for Ridgeline's own tests (not for games): `mode` 0 makes the next edit
+    /// panic right after it changed the edit session, as an internal error would; `mode` 1
+    /// poisons the session's lock now, as a panic on another thread holding it would; `mode` 2
+    /// makes the next edit hand the surface a non-finite sample, which the surface refuses.
+    /// Each way the edit fails, the following edits fail with an error until
+    /// [method generate] rebuilds the session, and the surface stays as the last completed edit
+    /// left it. Returns false when there is no session to break.
+    #[func]
+    pub fn _test_break_edit_session(&mut self, mode: i32) -> bool {
+        match mode {
+            0 => {
+                self.next_edit_fault = Some(Fault::Panic);
+                true
+            }
+            2 => {
+                self.next_edit_fault = Some(Fault::NonFiniteSample);
+                true
+            }
+            1 => {
+                let Ok(session) = self.session() else {
+                    return false;
+                };
+                std::thread::scope(|scope| {
+                    let holder = scope.spawn(|| {
+                        let _held = session.lock();
+                        panic!("injected by Terrain3D._test_break_edit_session(1)");
+                    });
+                    holder.join().is_err()
+                })
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A fault `_test_break_edit_session` injects into the next edit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fault {
+    /// A panic after the session changed.
+    Panic,
+    /// A non-finite sample handed to the surface.
+    NonFiniteSample,
 }
 
 impl Terrain3D {
@@ -135,7 +178,14 @@ impl Terrain3D {
         let Some(mut s) = self.lock_or_drop(&session) else {
             return false;
         };
-        let change = match panic_guard::catch(|| f(&mut s)) {
+        let fault = self.next_edit_fault.take();
+        let change = match panic_guard::catch(|| {
+            let change = f(&mut s);
+            if fault == Some(Fault::Panic) {
+                panic!("injected by Terrain3D._test_break_edit_session(0)");
+            }
+            change
+        }) {
             Ok(Ok(c)) => c,
             Ok(Err(e)) => {
                 if !e.is_empty() {
@@ -152,7 +202,8 @@ impl Terrain3D {
                 return false;
             }
         };
-        match panic_guard::catch(|| self.publish(&s, &change)).and_then(|r| r) {
+        let corrupt = fault == Some(Fault::NonFiniteSample);
+        match panic_guard::catch(|| self.publish(&s, &change, corrupt)).and_then(|r| r) {
             Ok(()) => true,
             Err(e) => {
                 drop(s);
@@ -168,21 +219,27 @@ impl Terrain3D {
     /// Copies the changed samples into the shown surface, rebuilds the touched chunks' meshes
     /// and collision, writes the recipe back to the asset in the editor, and signals. Nothing
     /// changes when the session's samples cannot be written into the surface (an error).
-    fn publish(&mut self, s: &EditSession, change: &Change) -> Result<(), String> {
-        let Some(prepared) = self.prepared.as_mut() else {
-            return Err("no surface".into());
+    fn publish(&mut self, s: &EditSession, change: &Change, corrupt: bool) -> Result<(), String> {
+        let field = {
+            let mut guard = self.prepared_mut();
+            let Some(prepared) = guard.as_mut() else {
+                return Err("no surface".into());
+            };
+            let r = change.heights;
+            if !r.is_empty() {
+                let [w, h] = s.field().grid().samples();
+                let mut values = r.copy_from(s.field().heights(), &Rect::new(0, 0, w, h));
+                if corrupt && let Some(v) = values.first_mut() {
+                    *v = f32::NAN;
+                }
+                // `write_region` checks the rectangle and every value before writing anything, so a
+                // refused write leaves the shown surface untouched.
+                Arc::make_mut(&mut Arc::make_mut(prepared).field)
+                    .write_region(r.x0, r.z0, r.x1, r.z1, &values)
+                    .map_err(|e| e.to_string())?;
+            }
+            prepared.field.clone()
         };
-        let r = change.heights;
-        if !r.is_empty() {
-            let [w, h] = s.field().grid().samples();
-            let values = r.copy_from(s.field().heights(), &Rect::new(0, 0, w, h));
-            // `write_region` checks the rectangle and every value before writing anything, so a
-            // refused write leaves the shown surface untouched.
-            Arc::make_mut(&mut Arc::make_mut(prepared).field)
-                .write_region(r.x0, r.z0, r.x1, r.z1, &values)
-                .map_err(|e| e.to_string())?;
-        }
-        let field = prepared.field.clone();
         // Chunk data not yet uploaded is stale now; it is rebuilt from the surface on upload.
         self.pending_chunks = None;
         let [nx, _] = field.grid().chunks();

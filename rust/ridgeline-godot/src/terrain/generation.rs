@@ -55,7 +55,7 @@ impl Terrain3D {
             let result = job.wait();
             self.finish(result);
         }
-        self.prepared.is_some()
+        self.prepared().is_some()
     }
 
     /// The message of the last failed generation (empty after a success).
@@ -212,7 +212,8 @@ impl Terrain3D {
                     godot_warn!("{w}");
                 }
                 let origin = prepared.origin;
-                self.prepared = Some(Arc::new(prepared));
+                *self.prepared_mut() = Some(Arc::new(prepared));
+                self.register_view();
                 self.session_lost = None;
                 self.last_error.clear();
                 if self.base().is_inside_tree() {

@@ -1,7 +1,7 @@
 //! `Terrain3D`'s engine callbacks: construction, entering and leaving the tree and the world,
 //! transform and visibility changes, polling the generation job.
 
-use super::transform_cache::TransformCache;
+use super::query_view::{self, QueryView};
 use super::{Terrain3D, registry};
 use crate::render::chunk_data::ChunkData;
 use crate::render::chunks::{ChunkResources, Placement};
@@ -10,6 +10,7 @@ use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use ridgeline_core::graph::eval::GraphCache;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
 #[godot_api]
@@ -24,7 +25,7 @@ impl INode3D for Terrain3D {
             collision_mask: 1,
             terrain_id: GString::new(),
             use_generation_cache: true,
-            prepared: None,
+            view: Rc::new(QueryView::default()),
             pending_chunks: None,
             source_replaced: false,
             chunks: ChunkResources::default(),
@@ -33,7 +34,7 @@ impl INode3D for Terrain3D {
             cache: Arc::new(Mutex::new(GraphCache::default())),
             masks: None,
             session_lost: None,
-            xform: TransformCache::default(),
+            next_edit_fault: None,
             last_error: String::new(),
             base,
         }
@@ -41,7 +42,7 @@ impl INode3D for Terrain3D {
 
     fn ready(&mut self) {
         self.base_mut().set_notify_transform(true);
-        if self.prepared.is_none() && self.job.is_none() && self.has_source() {
+        if self.prepared().is_none() && self.job.is_none() && self.has_source() {
             self.generate();
         }
     }
@@ -55,11 +56,12 @@ impl INode3D for Terrain3D {
             Node3DNotification::ENTER_TREE => {
                 // Local transform changes must reach the transform cache synchronously.
                 self.base_mut().set_notify_local_transform(true);
-                self.xform.reconsider(&self.base());
+                self.view.xform.reconsider(&self.base());
+                self.register_view();
                 registry::register(self.to_gd());
             }
             Node3DNotification::EXIT_TREE => {
-                self.xform.reconsider(&self.base());
+                self.view.xform.reconsider(&self.base());
                 registry::unregister(self.base().instance_id());
             }
             Node3DNotification::ENTER_WORLD => self.rebuild_resources(),
@@ -67,9 +69,9 @@ impl INode3D for Terrain3D {
                 self.chunks.free();
                 self.water.free();
             }
-            Node3DNotification::LOCAL_TRANSFORM_CHANGED => self.xform.invalidate(),
+            Node3DNotification::LOCAL_TRANSFORM_CHANGED => self.view.xform.invalidate(),
             Node3DNotification::TRANSFORM_CHANGED => {
-                self.xform.invalidate();
+                self.view.xform.invalidate();
                 let t = self.base().get_global_transform();
                 self.chunks.set_transform(t);
                 self.water.set_transform(t);
@@ -85,6 +87,13 @@ impl INode3D for Terrain3D {
 }
 
 impl Terrain3D {
+    /// Makes the query view reachable for this node's queries (on the main thread).
+    pub(super) fn register_view(&self) {
+        if godot::init::is_main_thread() {
+            query_view::register(self.base().instance_id(), &self.view);
+        }
+    }
+
     fn placement(&self) -> Option<Placement> {
         let world = self.base().get_world_3d()?;
         Some(Placement {
@@ -103,7 +112,7 @@ impl Terrain3D {
     pub(super) fn rebuild_resources(&mut self) {
         self.chunks.free();
         self.water.free();
-        let (Some(prepared), Some(place)) = (self.prepared.clone(), self.placement()) else {
+        let (Some(prepared), Some(place)) = (self.prepared().clone(), self.placement()) else {
             return;
         };
         let chunks = self

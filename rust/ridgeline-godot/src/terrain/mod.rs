@@ -11,11 +11,13 @@ use crate::resources::terrain_asset::TerrainAsset;
 use godot::classes::{Node3D, ProjectSettings};
 use godot::prelude::*;
 use job::{GenerationJob, Prepared};
+use query_view::QueryView;
 use ridgeline_core::graph::eval::GraphCache;
+use std::cell::{Ref, RefMut};
+use std::rc::Rc;
 use std::sync::{Arc, Mutex};
-use transform_cache::TransformCache;
 
-pub use surface_info::WaterColumn;
+pub use surface_info::{TerrainHandle, WaterColumn};
 
 /// A heightmap terrain generated from a Ridgeline recipe.
 ///
@@ -31,8 +33,9 @@ pub use surface_info::WaterColumn;
 /// not nodes in the scene tree and are never saved into the scene.
 ///
 /// Queries: [method get_height], [method get_heights], [method get_normal], [method raycast],
-/// [method raycast_hit] (no Dictionary per ray, for hot loops), [method raycast_batch],
-/// [method get_biome] and [method get_exclusion]. Water: [TerrainWater].
+/// [method raycast_batch] (many rays, no Dictionary: the form for hot loops),
+/// [method get_biome] and [method get_exclusion]. Water: [TerrainWater]. Queries are answered on
+/// the main thread.
 ///
 /// Editing: [method apply_stroke] sculpts or paints with the recipe's stroke format (raise,
 /// lower, flatten, smooth, set_height, ramp, protect, exclude, erase, region), recomputing only
@@ -75,7 +78,7 @@ pub struct Terrain3D {
     /// Stable id of this placement for water queries and trackers
     /// ([method TerrainWater.sample]'s `terrain_id`); empty uses the node's path.
     #[export]
-    #[var]
+    #[var(set)]
     terrain_id: GString,
     /// Reuse prepared terrains from the user's cache directory (`OS.get_cache_dir()/ridgeline`,
     /// or `$RIDGELINE_CACHE_DIR`), keyed by the canonical recipe and generator version: a warm
@@ -84,7 +87,8 @@ pub struct Terrain3D {
     #[var]
     use_generation_cache: bool,
 
-    prepared: Option<Arc<Prepared>>,
+    /// The current surface and placement, shared with the hot queries (see [`query_view`]).
+    view: Rc<QueryView>,
     /// Chunk data from the last generation, until the servers have it.
     pending_chunks: Option<ChunkData>,
     /// The asset or recipe was replaced since the last generation started.
@@ -98,7 +102,8 @@ pub struct Terrain3D {
     /// Why the edit session was dropped (an internal error while editing); edits are refused
     /// until the next generation rebuilds it.
     session_lost: Option<String>,
-    xform: TransformCache,
+    /// Fault injection for tests (`_test_break_edit_session`): what goes wrong in the next edit.
+    next_edit_fault: Option<editing::Fault>,
     last_error: String,
     base: Base<Node3D>,
 }
@@ -160,6 +165,13 @@ impl Terrain3D {
         self.chunks.set_surface_blending(on);
     }
 
+    /// Sets [member terrain_id].
+    #[func]
+    pub fn set_terrain_id(&mut self, id: GString) {
+        self.view.set_terrain_id(id.clone());
+        self.terrain_id = id;
+    }
+
     /// Sets [member collision_layer].
     #[func]
     pub fn set_collision_layer(&mut self, layer: u32) {
@@ -185,18 +197,15 @@ impl Terrain3D {
 }
 
 impl Terrain3D {
-    /// The id water queries match: [member terrain_id], or the node path when empty.
-    pub fn placement_id(&self) -> GString {
-        if self.terrain_id.is_empty() {
-            GString::from(self.base().get_path().to_string().as_str())
-        } else {
-            self.terrain_id.clone()
-        }
+    /// The current surface.
+    fn prepared(&self) -> Ref<'_, Option<Arc<Prepared>>> {
+        self.view.prepared()
     }
 
-    /// Key identifying this placement in tracker identities.
-    pub fn instance_key(&self) -> i64 {
-        self.base().instance_id().to_i64()
+    /// The current surface, to replace or edit in place. Keep the borrow short: queries read the
+    /// same cell.
+    fn prepared_mut(&self) -> RefMut<'_, Option<Arc<Prepared>>> {
+        self.view.prepared_mut()
     }
 
     fn lod_bias(&self) -> f32 {
@@ -231,7 +240,7 @@ pub mod job;
 pub mod layer_kind;
 mod lifecycle;
 mod queries;
-pub mod ray_hit;
+pub mod query_view;
 pub mod registry;
 mod surface_info;
 mod transform_cache;

@@ -24,22 +24,25 @@ pub struct Placement {
 /// See the module documentation.
 #[derive(Default)]
 pub struct TransformCache {
-    cached: Cell<Option<Placement>>,
+    /// `Some(None)`: cached, and the transform cannot be inverted (a zero scale).
+    cached: Cell<Option<Option<Placement>>>,
     /// The global transform can only change through the node's own local transform.
     cacheable: Cell<bool>,
 }
 
 impl TransformCache {
-    /// The node's current placement.
-    pub fn get(&self, node: &Gd<Node3D>) -> Placement {
+    /// The node's current placement; `None` when its transform cannot be inverted (scaled to
+    /// zero along an axis), so that no world position maps onto the terrain.
+    pub fn get(&self, node: &Node3D) -> Option<Placement> {
         if let Some(p) = self.cached.get() {
             return p;
         }
         let to_world = node.get_global_transform();
-        let p = Placement {
+        let det = to_world.basis.determinant();
+        let p = (det != 0.0 && det.is_finite()).then(|| Placement {
             to_world,
             to_local: to_world.affine_inverse(),
-        };
+        });
         if self.cacheable.get() {
             self.cached.set(Some(p));
         }
@@ -52,7 +55,7 @@ impl TransformCache {
     }
 
     /// Re-decides whether caching is safe for `node` (after it entered or left the tree).
-    pub fn reconsider(&self, node: &Gd<Node3D>) {
+    pub fn reconsider(&self, node: &Node3D) {
         let root_of_its_transform = node.is_inside_tree()
             && node
                 .get_parent()

@@ -1,7 +1,8 @@
 //! `WaterSample`: one water query result, and `WaterSample.Kind`.
 
 use crate::convert::class_enum::class_enum;
-use crate::terrain::{Terrain3D, WaterColumn};
+use crate::convert::world::normal_to_world;
+use crate::terrain::{TerrainHandle, WaterColumn};
 use godot::prelude::*;
 use ridgeline_core::hydrology::water::WaterKind as CoreWaterKind;
 
@@ -76,7 +77,7 @@ pub struct WaterSample {
 }
 
 /// Builds a sample in world space from a terrain's water column.
-pub fn make_sample(terrain: &Terrain3D, column: &WaterColumn) -> Gd<WaterSample> {
+pub fn make_sample(terrain: &TerrainHandle, column: &WaterColumn) -> Gd<WaterSample> {
     let WaterColumn {
         to_world: xf,
         local,
@@ -94,7 +95,7 @@ pub fn make_sample(terrain: &Terrain3D, column: &WaterColumn) -> Gd<WaterSample>
         b.body_id = GString::from(s.body_id.as_str());
         b.kind = s.kind.into();
         b.surface = *xf * surface_local;
-        b.normal = (xf.basis.inverse().transposed() * n).normalized();
+        b.normal = normal_to_world(xf, n).unwrap_or(Vector3::ZERO);
         b.depth = s.depth * scale_up;
         b.column_up = if scale_up > 0.0 {
             up_world / scale_up

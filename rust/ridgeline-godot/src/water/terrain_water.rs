@@ -2,6 +2,7 @@
 
 use super::sample::{WaterSample, make_sample};
 use super::tracker::WaterTracker;
+use crate::terrain::TerrainHandle;
 use crate::terrain::registry::live_terrains;
 use godot::prelude::*;
 
@@ -47,8 +48,7 @@ impl TerrainWater {
 
 /// The first wet column at `position` among the live terrains matching `filter`.
 pub fn sample_terrains(position: Vector3, filter: &GString) -> Option<Gd<WaterSample>> {
-    for terrain in live_terrains() {
-        let t = terrain.bind();
+    for t in live_terrains().into_iter().filter_map(TerrainHandle::of) {
         if !filter.is_empty() && t.placement_id() != *filter {
             continue;
         }
