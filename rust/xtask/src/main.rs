@@ -3,6 +3,7 @@
 //! Run `cargo xtask help` for the verbs.
 
 mod bench;
+mod editor_help;
 mod godot;
 mod proc;
 mod project;

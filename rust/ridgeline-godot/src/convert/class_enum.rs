@@ -92,10 +92,19 @@ pub fn docs_xml<E: ClassEnum>() -> String {
                 escape(e.name),
                 e.value,
                 escape(E::NAME),
-                escape(e.doc.trim())
+                escape(&one_paragraph(e.doc))
             )
         })
         .collect()
+}
+
+/// Doc-comment lines joined into one paragraph (each `///` line is one source line).
+fn one_paragraph(doc: &str) -> String {
+    doc.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// XML text escaping (the documentation strings are BBCode, which XML must carry verbatim).

@@ -26,13 +26,29 @@ class_enum! {
 pub struct WaterEvent {
     /// What happened: [constant PHASE_ENTER], [constant PHASE_STAY] or
     /// [constant PHASE_EXIT].
-    #[var]
+    // Own accessors, typed with the enum: see `WaterSample.kind`.
+    #[var(get = get_phase, set = set_phase)]
     #[init(val = WaterPhase::Stay)]
     pub phase: WaterPhase,
     /// The sample (for [constant PHASE_EXIT], the last immersed sample).
     #[var]
     pub sample: Option<Gd<WaterSample>>,
     base: Base<RefCounted>,
+}
+
+#[godot_api]
+impl WaterEvent {
+    /// What happened ([member phase]).
+    #[func]
+    pub fn get_phase(&self) -> WaterPhase {
+        self.phase
+    }
+
+    /// Sets [member phase].
+    #[func]
+    pub fn set_phase(&mut self, phase: WaterPhase) {
+        self.phase = phase;
+    }
 }
 
 impl WaterEvent {

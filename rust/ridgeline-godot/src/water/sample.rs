@@ -48,7 +48,9 @@ pub struct WaterSample {
     pub body_id: GString,
     /// The kind of water body: [constant KIND_LAKE], [constant KIND_OCEAN] or
     /// [constant KIND_RIVER].
-    #[var]
+    // Own accessors: gdext's generated ones are typed `int` (what the enum converts to), and the
+    // class reference takes a property's type from its getter.
+    #[var(get = get_kind, set = set_kind)]
     #[init(val = WaterKind::Lake)]
     pub kind: WaterKind,
     /// World-space surface point: the query projected along terrain-local up.
@@ -74,6 +76,21 @@ pub struct WaterSample {
     /// Identity for trackers: terrain instance + body (private).
     pub identity: (i64, String),
     base: Base<RefCounted>,
+}
+
+#[godot_api]
+impl WaterSample {
+    /// The kind of water body ([member kind]).
+    #[func]
+    pub fn get_kind(&self) -> WaterKind {
+        self.kind
+    }
+
+    /// Sets [member kind].
+    #[func]
+    pub fn set_kind(&mut self, kind: WaterKind) {
+        self.kind = kind;
+    }
 }
 
 /// Builds a sample in world space from a terrain's water column.
