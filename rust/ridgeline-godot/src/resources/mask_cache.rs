@@ -1,7 +1,7 @@
 //! Brush mask images, read off Godot's main thread.
 //!
 //! Strokes may reference mask PNGs (`"mask": "masks/rock.png"`). The core asks a loader for
-//! them while it parses or replays a stroke, which for [`Terrain3D.apply_stroke`] happens on the
+//! them while it parses or replays a stroke, which for `Terrain3D.apply_stroke` happens on the
 //! main thread. [`MaskCache`] wraps the core's file loader so that every read runs on a thread of
 //! its own: the caller waits a bounded time ([`MAIN_THREAD_WAIT`] on Godot's main thread,
 //! [`WORKER_WAIT`] elsewhere) and gets an error when the read has not finished, while the read
@@ -11,8 +11,6 @@
 //! Results (images and errors) are cached by reference for the cache's lifetime; a terrain
 //! makes a new cache for every generation, so a mask edited on disk is read again on
 //! regeneration.
-//!
-//! [`Terrain3D.apply_stroke`]: crate::terrain::Terrain3D
 
 use ridgeline_core::edit::MaskLoader;
 use ridgeline_core::edit::brush::MaskImage;
