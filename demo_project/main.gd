@@ -119,8 +119,9 @@ func _physics_process(delta: float) -> void:
 	p.y = level + 2.0 * sin(marker_t * 2.0)
 	marker.position = p
 	for event in tracker.update(p):
-		if event.phase != "stay":
-			print("water %s: %s (depth %.1f m)" % [event.phase, event.sample.body_id, event.sample.depth])
+		if event.phase != WaterEvent.PHASE_STAY:
+			var what := "entered" if event.phase == WaterEvent.PHASE_ENTER else "left"
+			print("water %s: %s (depth %.1f m)" % [what, event.sample.body_id, event.sample.depth])
 
 
 func _save_screenshot() -> void:

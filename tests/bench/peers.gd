@@ -163,9 +163,12 @@ func _bench_terrain_queries(reps: int) -> void:
 	for i in n:
 		points.append(Vector3(rng.randf() * 1024.0, 0.0, rng.randf() * 1024.0))
 	# godot_get_height_call: one get_height call from GDScript vs an empty extension call with
-	# the same signature (Vector3 in, float out) on the same object, per call.
+	# the same signature and receiver (Vector3 in, float out) on the same object, per call.
+	# godot_empty_call: that empty call on its own, against the engine's own Node3D.get_position().
 	var ours := []
 	var peer := []
+	var engine := []
+	var bound := []
 	for r in reps:
 		var start := Time.get_ticks_usec()
 		var acc := 0.0
@@ -176,9 +179,34 @@ func _bench_terrain_queries(reps: int) -> void:
 		for p in points:
 			acc += terrain._empty_query(p)
 		peer.append(float(Time.get_ticks_usec() - start) / n)
+		start = Time.get_ticks_usec()
+		for p in points:
+			acc += terrain.get_position().x
+		engine.append(float(Time.get_ticks_usec() - start) / n)
+		start = Time.get_ticks_usec()
+		for p in points:
+			acc += terrain.get_cell_counts().x
+		bound.append(float(Time.get_ticks_usec() - start) / n)
 	var o: float = _median(ours)
 	var pe: float = _median(peer)
+	var en: float = _median(engine)
 	print("bench godot_get_height_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [o, pe, pe / o])
+	print("bench godot_empty_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [pe, en, en / pe])
+	print("calls: empty query (node handle, no borrow) %.3f us, a method that borrows the node (get_cell_counts) %.3f us, Node3D.get_position %.3f us" % [pe, _median(bound), en])
+	# The same query under a moving Node3D parent: the transform is fetched on every call.
+	var parent := Node3D.new()
+	root.add_child(parent)
+	terrain.reparent(parent)
+	var nested := []
+	for r in reps:
+		var start := Time.get_ticks_usec()
+		var acc := 0.0
+		for p in points:
+			acc += terrain.get_height(p)
+		nested.append(float(Time.get_ticks_usec() - start) / n)
+	print("calls: get_height under a Node3D parent (transform fetched per call) %.3f us" % _median(nested))
+	terrain.reparent(root)
+	parent.free()
 	var batch := []
 	for r in reps:
 		var start := Time.get_ticks_usec()

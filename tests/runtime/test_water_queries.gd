@@ -16,7 +16,7 @@ func test_sample_reports_the_column() -> void:
 	var s: WaterSample = TerrainWater.sample(Vector3(32, -1, 32))
 	assert_true(s != null, "wet column in the west pit")
 	assert_eq(s.body_id, "west", "body")
-	assert_eq(s.kind, "lake", "kind")
+	assert_eq(s.kind, WaterSample.KIND_LAKE, "kind")
 	assert_eq(s.terrain_id, "lakes", "placement id")
 	assert_true(s.surface.is_equal_approx(Vector3(32, 0, 32)), "surface point %s" % s.surface)
 	assert_near(s.depth, 5.0, 1e-4, "bed-to-surface depth")
@@ -51,8 +51,11 @@ func test_samples_follow_moved_scaled_and_flipped_placements() -> void:
 	assert_true(f.column_up.is_equal_approx(Vector3.DOWN), "column_up follows a flipped local Y: %s" % f.column_up)
 
 
+const PHASE_NAMES := {WaterEvent.PHASE_ENTER: "enter", WaterEvent.PHASE_STAY: "stay", WaterEvent.PHASE_EXIT: "exit"}
+
+
 func _phases(events: Array) -> Array:
-	return events.map(func(e: WaterEvent) -> String: return "%s:%s" % [e.phase, e.sample.body_id])
+	return events.map(func(e: WaterEvent) -> String: return "%s:%s" % [PHASE_NAMES[e.phase], e.sample.body_id])
 
 
 func test_tracker_event_sequence() -> void:

@@ -2,6 +2,49 @@
 //!
 //! This crate only converts and owns engine resources; everything that computes lives in
 //! `ridgeline-core`.
+//!
+//! ## Layers
+//! Each module imports only modules of its own or a lower layer, and no two modules import
+//! each other (directly or through others). `cargo xtask test` checks this table against the
+//! `crate::…` references in every module's files (tests excepted).
+//!
+//! | layer | modules |
+//! |---|---|
+//! | foundations | convert |
+//! | render | render |
+//! | resources | resources |
+//! | terrain | terrain |
+//! | water | water |
+//! | editor | editor |
+//!
+//! - `convert`: GDScript values to JSON, caught panics as errors, Rust enums as class enums.
+//! - `render`: chunk meshes, collision bodies and water surfaces through the servers.
+//! - `resources`: `TerrainAsset`, its loader and saver, brush-mask reading off the main thread.
+//! - `terrain`: `Terrain3D` (class, lifecycle, generation, editing, queries), `TerrainRayHit`,
+//!   the live-terrain registry.
+//! - `water`: `TerrainWater`, `WaterSample`, `WaterEvent`, `WaterTracker`.
+//! - `editor`: the editor plugin and the export cooker.
+//!
+//! ## Threads
+//! Godot calls the resource loader (`TerrainAssetLoader`) on its loader threads —
+//! `ResourceLoader.load_threaded_request`, sub-thread loads of scenes, the editor's file scan and
+//! previews — and a load must read the file (`FileAccess`) and create a `TerrainAsset`. Without
+//! gdext's `experimental-threads` feature, gdext refuses every engine call off the main thread
+//! ("attempted to access binding from different thread than main thread"; gdext issues #597 and
+//! #1257), so threaded loads fail: `tests/runtime/test_threaded_loading.gd` shows it. The
+//! feature stays on. Its price is a lock and a condition-variable wake (a futex system call) on
+//! every `&self`/`&mut self` method call, so:
+//! - the hot queries (`get_height`, `get_heights`, `get_normal`, `raycast`, `raycast_batch`,
+//!   `get_biome`, `get_exclusion`, and the water queries) never bind the node: they take the
+//!   object handle (`#[func(gd_self)]`) and read the node's `terrain::query_view::QueryView`;
+//! - the loader and saver take the object handle too, so concurrent loads never contend for a
+//!   Rust borrow; a load builds a fresh `TerrainAsset` that no other thread sees until Godot
+//!   receives it;
+//! - generation jobs and brush-mask reads are Rust threads with owned data that never touch an
+//!   engine object; results come back through channels polled on the main thread.
+//!
+//! Every other class, like Godot's own nodes, is used from the main thread; the query views are
+//! registered on it and queries from other threads answer their failure value with an error.
 
 // gdext's entry point requires `unsafe impl ExtensionLibrary`; nothing else here is unsafe.
 #![allow(unsafe_code)]
@@ -11,20 +54,16 @@ use godot::init::InitStage;
 use godot::prelude::*;
 use std::cell::RefCell;
 
-mod chunk_resources;
-mod generation_job;
-mod ridgeline_editor_plugin;
-mod stroke_input;
-mod terrain3d;
-mod terrain_asset;
-mod terrain_asset_loader;
-mod terrain_asset_saver;
-mod terrain_export_plugin;
-mod terrain_water;
-mod water_resources;
+mod convert;
+mod editor;
+mod render;
+mod resources;
+mod terrain;
+mod water;
 
-use terrain_asset_loader::TerrainAssetLoader;
-use terrain_asset_saver::TerrainAssetSaver;
+use convert::class_enum;
+use resources::loader::TerrainAssetLoader;
+use resources::saver::TerrainAssetSaver;
 
 /// The extension library entry (`gdext_rust_init`).
 struct RidgelineExtension;
@@ -37,6 +76,10 @@ thread_local! {
 unsafe impl ExtensionLibrary for RidgelineExtension {
     fn on_stage_init(stage: InitStage) {
         if stage == InitStage::Scene {
+            // gdext has registered this stage's classes; their enums follow.
+            class_enum::register::<terrain::layer_kind::LayerKind>();
+            class_enum::register::<water::sample::WaterKind>();
+            class_enum::register::<water::event::WaterPhase>();
             let loader = TerrainAssetLoader::new_gd();
             let saver = TerrainAssetSaver::new_gd();
             ResourceLoader::singleton()

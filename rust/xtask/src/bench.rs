@@ -49,6 +49,16 @@ pub fn run(args: &[String]) -> Result<()> {
                 eprintln!("{}", out.text);
                 bail!("the Godot benchmark script failed");
             }
+            // godot_raycast_fast compares against Jolt Physics, selected for one run through a
+            // temporary override.cfg (tests/ uses Godot Physics).
+            let fast = raycast_fast_with_jolt(&godot, &dir, quick)?;
+            for line in fast.text.lines() {
+                if line.starts_with("bench ") {
+                    lines.push(line.to_string());
+                } else if line.starts_with("raycast fast:") {
+                    eprintln!("{line}");
+                }
+            }
             // Rendered-frame statistics need a renderer: Xvfb + OpenGL 3.
             match godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
                 .and_then(|_| godot.render_command(1280, 720))
@@ -85,7 +95,7 @@ pub fn run(args: &[String]) -> Result<()> {
                     }
                 } else if line.starts_with("bench ") {
                     lines.push(line.to_string());
-                } else if line.starts_with("memory ") {
+                } else if line.starts_with("memory ") || line.starts_with("calls: ") {
                     eprintln!("{line}");
                 }
             }
@@ -111,4 +121,36 @@ pub fn run(args: &[String]) -> Result<()> {
         println!("{line}");
     }
     Ok(())
+}
+
+/// Runs `tests/bench/raycast_fast.gd` with Jolt Physics (a temporary `override.cfg`, removed
+/// afterwards whatever happens).
+fn raycast_fast_with_jolt(
+    godot: &godot::Godot,
+    dir: &std::path::Path,
+    quick: bool,
+) -> Result<proc::Captured> {
+    let override_cfg = dir.join("override.cfg");
+    std::fs::write(
+        &override_cfg,
+        "[physics]\n\n3d/physics_engine=\"Jolt Physics\"\n",
+    )?;
+    let mut cmd = godot.command();
+    cmd.arg("--headless")
+        .arg("--path")
+        .arg(dir)
+        .arg("--script")
+        .arg("res://bench/raycast_fast.gd")
+        .arg("--");
+    if quick {
+        cmd.arg("--quick");
+    }
+    let out = proc::run_captured(&mut cmd, Duration::from_secs(600), "", true);
+    let _ = std::fs::remove_file(&override_cfg);
+    let out = out?;
+    if !out.success() {
+        eprintln!("{}", out.text);
+        bail!("the Jolt raycast benchmark failed");
+    }
+    Ok(out)
 }

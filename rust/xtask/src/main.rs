@@ -3,6 +3,7 @@
 //! Run `cargo xtask help` for the verbs.
 
 mod bench;
+mod editor_help;
 mod fuzz;
 mod godot;
 mod layering;

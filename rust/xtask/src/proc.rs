@@ -89,8 +89,12 @@ pub fn run_captured(
             break;
         }
     }
-    for r in readers {
-        let _ = r.join();
+    // After a timeout a surviving grandchild (e.g. Godot under xvfb-run, outside the killed
+    // process group) may hold the pipes open forever: do not wait for the readers then.
+    if status.is_some() {
+        for r in readers {
+            let _ = r.join();
+        }
     }
     Ok(Captured { status, text })
 }

@@ -104,6 +104,12 @@ pub fn run(args: &[String]) -> Result<()> {
     match build_and_install() {
         Ok(_) => {
             run_godot_suites(&godot, &mut tally, filter.as_deref())?;
+            if filter
+                .as_deref()
+                .is_none_or(|f| "editor_help".contains(f) || f.contains("editor_help"))
+            {
+                editor_help_check(&godot, &mut tally);
+            }
             if filter.is_none() {
                 render_check(&godot, &mut tally);
             }
@@ -252,6 +258,26 @@ fn export_check(
         tally.problem("the exported pack's terrain assets did not load as cooked payloads");
     }
     Ok(())
+}
+
+/// Every registered class and public member has a description in Godot's editor help (see
+/// `editor_help.rs`); one test per class.
+fn editor_help_check(godot: &godot::Godot, tally: &mut Tally) {
+    eprintln!("xtask: editor help (doctool skeleton + the help pages a headless editor shows)");
+    match crate::editor_help::check(godot) {
+        Ok(report) => {
+            for (class, problems) in report {
+                if problems.is_empty() {
+                    tally.passed += 1;
+                    println!("PASS editor_help::{class}");
+                } else {
+                    println!("FAIL editor_help::{class}: {}", problems.join("; "));
+                    tally.problem(format!("editor help of {class}: {}", problems.join("; ")));
+                }
+            }
+        }
+        Err(e) => tally.problem(format!("editor help check failed: {e:#}")),
+    }
 }
 
 /// Renders the demo under Xvfb and checks that the terrain covers the expected part of the

@@ -1,5 +1,7 @@
 //! Cooks terrain assets while a project is exported.
 
+use crate::convert::panic_guard;
+use crate::resources::mask_cache::MaskCache;
 use godot::classes::{EditorExportPlugin, IEditorExportPlugin, ProjectSettings};
 use godot::prelude::*;
 use ridgeline_core::graph::eval::GraphCache;
@@ -7,8 +9,9 @@ use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::recipe::Document;
 use std::sync::atomic::AtomicBool;
 
-/// Replaces every exported `*.terrain.json` with its cooked payload under the same path, so
-/// scenes keep their references and the shipped game loads prepared heights, water and biome
+/// Cooks every exported `*.terrain.json` into its payload, under the same path.
+///
+/// Scenes keep their references and the shipped game loads prepared heights, water and biome
 /// data without evaluating any node. The development cache is reused when warm. A document that
 /// cannot be cooked is left out of the export with an error naming it — the game then reports a
 /// missing asset instead of silently regenerating.
@@ -45,7 +48,7 @@ impl IEditorExportPlugin for TerrainExportPlugin {
         let disk = ProjectSettings::singleton()
             .globalize_path(&path)
             .to_string();
-        match cook(&disk, &p) {
+        match panic_guard::catch(|| cook(&disk, &p)).and_then(|r| r) {
             Ok(bytes) => {
                 let bytes = PackedByteArray::from(bytes.as_slice());
                 self.base_mut().add_file(&path, &bytes, false);
@@ -96,7 +99,7 @@ fn cook(disk: &str, shown: &str) -> Result<Vec<u8>, String> {
         &mut GraphCache::default(),
         &|_, _| {},
         &AtomicBool::new(false),
-        Some(ridgeline_core::formats::file_mask_loader(dir)),
+        Some(MaskCache::new(ridgeline_core::formats::file_mask_loader(dir)).loader()),
     )
     .map_err(|e| e.to_string())?
     .prepared;

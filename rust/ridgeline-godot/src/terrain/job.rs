@@ -2,12 +2,11 @@
 //! progress and the result; no engine call happens off the main thread, and a panic in the job
 //! becomes an error message instead of crossing into Godot.
 
+use crate::convert::panic_guard;
+use crate::render::chunk_data::ChunkData;
 use ridgeline_core::edit::MaskLoader;
 use ridgeline_core::graph::eval::GraphCache;
-use ridgeline_core::mesh::{self, ChunkCollision, ChunkMesh};
-use ridgeline_core::pipeline::DevCache;
-use ridgeline_core::pipeline::EditSession;
-use ridgeline_core::pipeline::PreparedTerrain;
+use ridgeline_core::pipeline::{DevCache, EditSession, PreparedTerrain};
 use ridgeline_core::recipe::Recipe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -37,27 +36,6 @@ pub struct Prepared {
     /// The edit session (base, strokes, history) when the recipe has strokes; created on the
     /// first runtime edit otherwise.
     pub edits: Option<Arc<Mutex<EditSession>>>,
-}
-
-/// CPU-side chunk data, handed to the servers once and then dropped (rebuilt from the surface
-/// when the terrain re-enters a world): keeping it would double the terrain's memory.
-pub struct ChunkData {
-    /// Chunk meshes, row-major over chunks.
-    pub meshes: Vec<ChunkMesh>,
-    /// Chunk collision data, same order.
-    pub collisions: Vec<ChunkCollision>,
-}
-
-impl ChunkData {
-    /// Meshes and collision for every chunk of `field`.
-    pub fn build(field: &ridgeline_core::Heightfield) -> Self {
-        let meshes = mesh::build_all(field);
-        let [nx, nz] = field.grid().chunks();
-        let collisions = (0..nx * nz)
-            .map(|i| mesh::chunk_collision(field, i % nx, i / nx))
-            .collect();
-        Self { meshes, collisions }
-    }
 }
 
 /// A finished job: the surface and its first chunk data.
@@ -96,23 +74,15 @@ impl GenerationJob {
         let (tx, rx) = channel();
         let (c, p) = (cancel.clone(), progress.clone());
         std::thread::spawn(move || {
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &source {
+            // A panic anywhere in the job is a failed generation with its message, never a
+            // result (the graph cache it may have left half-written is reset by the next job).
+            let result = panic_guard::catch(|| match &source {
                 Source::Recipe(recipe, dev, masks) => {
                     prepare(recipe, dev.as_ref(), masks.clone(), &cache, &p, &c)
                 }
                 Source::Cooked(cooked) => Ok(build(cooked.as_ref().clone(), "cooked payload", &p)),
-            }));
-            let result = match run {
-                Ok(r) => r,
-                Err(panic) => Err(format!(
-                    "internal error during generation: {}",
-                    panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "panic".into())
-                )),
-            };
+            })
+            .unwrap_or_else(|e| Err(format!("Terrain3D: generation failed: {e}")));
             let _ = tx.send(result);
         });
         Self {
@@ -167,8 +137,15 @@ fn prepare(
         *p = (f, stage.to_string(), true);
     };
     let done = {
-        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-        ridgeline_core::pipeline::prepare_cached(recipe, dev, &mut cache, &report, cancel, masks)
+        // A job that panicked while holding the cache may have left it half-updated: start
+        // from an empty cache rather than trust it.
+        let mut guard = cache.lock().unwrap_or_else(|poisoned| {
+            let mut stale = poisoned.into_inner();
+            *stale = GraphCache::default();
+            stale
+        });
+        cache.clear_poison();
+        ridgeline_core::pipeline::prepare_cached(recipe, dev, &mut guard, &report, cancel, masks)
             .map_err(|e| match e {
                 ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
                 other => other.to_string(),

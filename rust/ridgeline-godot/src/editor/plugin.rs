@@ -1,11 +1,13 @@
 //! The editor side of the addon: registers the export cooker.
 
-use crate::terrain_export_plugin::TerrainExportPlugin;
+use super::export_plugin::TerrainExportPlugin;
 use godot::classes::{EditorPlugin, IEditorPlugin};
 use godot::prelude::*;
 
-/// Ridgeline's editor plugin (added automatically when the extension loads in the editor):
-/// registers [TerrainExportPlugin] so exports ship cooked terrains.
+/// Ridgeline's editor plugin, added automatically when the extension loads in the editor.
+///
+/// It registers [TerrainExportPlugin], so every export ships cooked terrains. There is nothing
+/// to enable: the extension loads it in every project that contains the addon.
 #[derive(GodotClass)]
 #[class(tool, init, base = EditorPlugin)]
 pub struct RidgelineEditorPlugin {

@@ -1,13 +1,17 @@
 //! The `TerrainAsset` resource: a terrain recipe loaded from `*.terrain.json`.
 
+use crate::convert::panic_guard;
 use godot::classes::{IResource, Resource};
 use godot::prelude::*;
 use ridgeline_core::pipeline::PreparedTerrain;
 use ridgeline_core::recipe::Document;
 use std::sync::Arc;
 
-/// A Ridgeline terrain asset: the versioned recipe from a `*.terrain.json` file (generation graph,
-/// landforms, biomes, layers and strokes). Assign it to [member Terrain3D.asset].
+/// A Ridgeline terrain: the versioned recipe of a `*.terrain.json` file, or a cooked payload.
+///
+/// The recipe holds the generation graph, landforms, biomes, layers and brush strokes. Assign
+/// the asset to [member Terrain3D.asset]; [method set_source_json] replaces the document and
+/// [method get_source_json] returns it as canonical JSON.
 ///
 /// Loading validates the document; an invalid file fails to load with every problem reported
 /// (what and where). Saving writes canonical JSON.
@@ -33,14 +37,18 @@ impl TerrainAsset {
     /// are reported with `push_error`.
     #[func]
     pub fn set_source_json(&mut self, text: GString) -> bool {
-        match Document::parse(&text.to_string(), "TerrainAsset") {
-            Ok(doc) => {
+        match panic_guard::catch(|| Document::parse(&text.to_string(), "TerrainAsset")) {
+            Ok(Ok(doc)) => {
                 self.document = Some(doc);
                 self.base_mut().emit_changed();
                 true
             }
-            Err(e) => {
+            Ok(Err(e)) => {
                 godot_error!("{e}");
+                false
+            }
+            Err(e) => {
+                godot_error!("TerrainAsset.set_source_json: {e}");
                 false
             }
         }
@@ -70,44 +78,22 @@ impl TerrainAsset {
     /// change is invalid or refused. Call [method Terrain3D.generate] afterwards.
     #[func]
     pub fn resize(&mut self, size: Vector2, resolution: Vector2i, keep_edits: bool) -> bool {
-        use ridgeline_core::pipeline::compact::{
-            RegridChoice, needs_regrid_decision, resolve_regrid,
-        };
         let Some(doc) = self.document.clone() else {
             godot_error!("TerrainAsset.resize: the asset holds no recipe");
             return false;
         };
-        let old = doc.recipe().clone();
-        let mut new = old.clone();
-        new.size = [size.x as f64, size.y as f64];
-        new.resolution = [resolution.x.max(0) as u32, resolution.y.max(0) as u32];
-        if needs_regrid_decision(&old, &new) {
-            let choice = if keep_edits {
-                RegridChoice::Keep
-            } else {
-                RegridChoice::Clear
-            };
-            if let Err(e) = resolve_regrid(&mut new, choice) {
-                godot_error!("TerrainAsset.resize: {e}");
-                return false;
-            }
-        }
-        let doc = match doc {
-            Document::Asset(mut a) => {
-                a.recipe = new;
-                Document::Asset(a)
-            }
-            Document::Recipe(_) => Document::Recipe(new),
-        };
-        // Validate the whole document as it would load.
-        match Document::parse(&doc.to_canonical_json(), "TerrainAsset.resize") {
-            Ok(valid) => {
+        match panic_guard::catch(|| resized(doc, size, resolution, keep_edits)) {
+            Ok(Ok(valid)) => {
                 self.document = Some(valid);
                 self.base_mut().emit_changed();
                 true
             }
-            Err(e) => {
+            Ok(Err(e)) => {
                 godot_error!("{e}");
+                false
+            }
+            Err(e) => {
+                godot_error!("TerrainAsset.resize: {e}");
                 false
             }
         }
@@ -153,4 +139,35 @@ impl TerrainAsset {
     pub fn set_document(&mut self, doc: Document) {
         self.document = Some(doc);
     }
+}
+
+/// `doc` regridded to `size` and `resolution`, validated as it would load.
+fn resized(
+    doc: Document,
+    size: Vector2,
+    resolution: Vector2i,
+    keep_edits: bool,
+) -> Result<Document, String> {
+    use ridgeline_core::pipeline::compact::{RegridChoice, needs_regrid_decision, resolve_regrid};
+    let old = doc.recipe().clone();
+    let mut new = old.clone();
+    new.size = [size.x as f64, size.y as f64];
+    new.resolution = [resolution.x.max(0) as u32, resolution.y.max(0) as u32];
+    if needs_regrid_decision(&old, &new) {
+        let choice = if keep_edits {
+            RegridChoice::Keep
+        } else {
+            RegridChoice::Clear
+        };
+        resolve_regrid(&mut new, choice).map_err(|e| format!("TerrainAsset.resize: {e}"))?;
+    }
+    let doc = match doc {
+        Document::Asset(mut a) => {
+            a.recipe = new;
+            Document::Asset(a)
+        }
+        Document::Recipe(_) => Document::Recipe(new),
+    };
+    // Validate the whole document as it would load.
+    Document::parse(&doc.to_canonical_json(), "TerrainAsset.resize").map_err(|e| e.to_string())
 }

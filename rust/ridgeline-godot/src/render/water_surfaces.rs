@@ -7,18 +7,18 @@ use ridgeline_core::heightfield::Heightfield;
 use ridgeline_core::hydrology::water::WaterSet;
 
 /// The water shader source, embedded at build time.
-pub const WATER_SHADER: &str = include_str!("../../../shaders/water.gdshader");
+pub const WATER_SHADER: &str = include_str!("../../../../shaders/water.gdshader");
 
 /// RIDs of one terrain's water surfaces.
 #[derive(Default)]
-pub struct WaterResources {
+pub struct WaterSurfaces {
     shader: Option<Rid>,
     materials: Vec<Rid>,
     meshes: Vec<Rid>,
     instances: Vec<Rid>,
 }
 
-impl WaterResources {
+impl WaterSurfaces {
     /// One mesh per body over every cell with a corner it covers; dry corners sit at the body's
     /// surface so the terrain (drawn opaque first) clips the shore by depth.
     pub fn build(
@@ -28,7 +28,7 @@ impl WaterResources {
         transform: Transform3D,
         visible: bool,
     ) -> Self {
-        let mut out = WaterResources::default();
+        let mut out = WaterSurfaces::default();
         if water.bodies.is_empty() {
             return out;
         }
@@ -174,7 +174,7 @@ impl WaterResources {
     }
 }
 
-impl Drop for WaterResources {
+impl Drop for WaterSurfaces {
     fn drop(&mut self) {
         self.free();
     }

@@ -1,15 +1,16 @@
 //! Render instances and physics bodies of a terrain's chunks, owned through RenderingServer and
 //! PhysicsServer3D (never nodes in the scene tree, never saved).
 
-use crate::generation_job::{ChunkData, Prepared};
+use super::chunk_data::ChunkData;
 use godot::classes::physics_server_3d::{BodyMode, BodyState};
 use godot::classes::rendering_server::{ArrayType, PrimitiveType};
 use godot::classes::{PhysicsServer3D, RenderingServer};
 use godot::prelude::*;
+use ridgeline_core::Heightfield;
 use ridgeline_core::mesh::{ChunkCollision, ChunkMesh};
 
 /// The terrain shader source, embedded at build time.
-pub const TERRAIN_SHADER: &str = include_str!("../../../shaders/terrain.gdshader");
+pub const TERRAIN_SHADER: &str = include_str!("../../../../shaders/terrain.gdshader");
 
 /// Where and how the chunks are shown.
 #[derive(Clone, Copy)]
@@ -46,9 +47,11 @@ fn chunk_offset(m: &ChunkMesh) -> Transform3D {
 }
 
 impl ChunkResources {
-    /// Creates every chunk's mesh, instance, body and shape.
+    /// Creates every chunk's mesh, instance, body and shape for `field`, tinted with
+    /// `biome_color`.
     pub fn build(
-        prepared: &Prepared,
+        field: &Heightfield,
+        biome_color: [f32; 4],
         chunks: &ChunkData,
         place: &Placement,
         surface_blending: bool,
@@ -58,8 +61,8 @@ impl ChunkResources {
         rs.shader_set_code(shader, TERRAIN_SHADER);
         let material = rs.material_create();
         rs.material_set_shader(material, shader);
-        let [lo, hi] = prepared.field.height_range();
-        let c = prepared.biome_color;
+        let [lo, hi] = field.height_range();
+        let c = biome_color;
         rs.material_set_param(
             material,
             "biome_color",
@@ -87,7 +90,7 @@ impl ChunkResources {
             out.instances.push((instance, local));
         }
         let mut ps = PhysicsServer3D::singleton();
-        let grid = *prepared.field.grid();
+        let grid = *field.grid();
         let [dx, dz] = grid.spacing();
         for (m, col) in chunks.meshes.iter().zip(&chunks.collisions) {
             let body = ps.body_create();

@@ -1,0 +1,116 @@
+//! `Terrain3D`'s edit session: created on the first edit, shared with the generation that made
+//! it, and dropped — never reused — when an internal error may have left it half-applied.
+
+use super::Terrain3D;
+use godot::prelude::*;
+use ridgeline_core::pipeline::EditSession;
+use ridgeline_core::recipe::Document;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// What edits answer after the session was dropped.
+const LOST: &str = "Terrain3D: the edit session was dropped after an internal error";
+
+/// Locks a session. A poisoned lock means a panic happened while the session was being
+/// changed: its state may be half-applied, so it is an error, never a value to continue with.
+pub(super) fn lock(s: &Mutex<EditSession>) -> Result<MutexGuard<'_, EditSession>, String> {
+    s.lock().map_err(|_| {
+        format!(
+            "{LOST} (a panic interrupted an earlier edit); the surface stays as the last completed \
+             edit left it — call generate() to rebuild the session from the asset"
+        )
+    })
+}
+
+impl Terrain3D {
+    /// The session of the current surface, if one exists.
+    pub(super) fn current_session(&self) -> Option<Arc<Mutex<EditSession>>> {
+        self.prepared().as_ref().and_then(|p| p.edits.clone())
+    }
+
+    /// Drops the edit session after an internal error: its undo history and the runtime strokes
+    /// it held are gone, the shown surface stays as the last completed edit left it, and edits
+    /// are refused (with `why`) until the next generation rebuilds a session from the asset.
+    pub(super) fn drop_session(&mut self, why: &str) {
+        godot_error!("{why}");
+        if let Some(p) = self.prepared_mut().as_mut() {
+            Arc::make_mut(p).edits = None;
+        }
+        self.session_lost = Some(why.to_string());
+    }
+
+    /// Locks `s`, dropping the session (with an error) when its lock is poisoned.
+    pub(super) fn lock_or_drop<'a>(
+        &mut self,
+        s: &'a Mutex<EditSession>,
+    ) -> Option<MutexGuard<'a, EditSession>> {
+        match lock(s) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                self.drop_session(&e);
+                None
+            }
+        }
+    }
+
+    /// The edit session, created on first use: from the generation (recipes with strokes), else
+    /// with the current surface as the base (recipes without strokes, cooked payloads).
+    pub(super) fn session(&mut self) -> Result<Arc<Mutex<EditSession>>, String> {
+        if let Some(why) = &self.session_lost {
+            return Err(why.clone());
+        }
+        if self.masks.is_none() {
+            self.masks = Some(self.new_mask_cache());
+        }
+        let masks = self.masks.as_ref().map(|m| m.loader());
+        let mut guard = self.view.prepared_mut();
+        let Some(prepared) = guard.as_mut() else {
+            return Err("Terrain3D: nothing to edit before the first generation".into());
+        };
+        if let Some(s) = &prepared.edits {
+            return Ok(s.clone());
+        }
+        let grid = *prepared.field.grid();
+        let recipe = match (&self.asset, self.recipe.is_empty()) {
+            (Some(a), _) if a.bind().document().is_some() => {
+                a.bind().document().map(|d| d.recipe().clone())
+            }
+            (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")
+                .ok()
+                .map(|d| d.recipe().clone()),
+            _ => None,
+        };
+        let recipe = match recipe {
+            Some(r) if r.grid().ok() == Some(grid) => r,
+            _ => {
+                // A cooked payload: a recipe for its grid and biome, runtime strokes only.
+                let [sx, sz] = grid.size();
+                let [cx, cz] = grid.cells();
+                let c = prepared.biome_color;
+                let text = serde_json::json!({
+                    "size": [sx, sz], "resolution": [cx, cz], "chunk_cells": grid.chunk_cells(),
+                    "default_biome": prepared.default_biome,
+                    "biomes": { prepared.default_biome.clone(): { "color": c } },
+                })
+                .to_string();
+                Document::parse(&text, "cooked terrain")
+                    .map_err(|e| e.to_string())?
+                    .recipe()
+                    .clone()
+            }
+        };
+        let mut fresh = recipe;
+        fresh.clear_strokes();
+        let mut session =
+            EditSession::new(fresh, (*prepared.field).clone(), masks).map_err(|e| e.to_string())?;
+        session
+            .set_base_masks(
+                &prepared.exclusion,
+                &prepared.regions,
+                &prepared.region_biomes,
+            )
+            .map_err(|e| e.to_string())?;
+        let session = Arc::new(Mutex::new(session));
+        Arc::make_mut(prepared).edits = Some(session.clone());
+        Ok(session)
+    }
+}

@@ -1,0 +1,298 @@
+//! Editing `Terrain3D` at runtime and in the editor: strokes, undo and redo, layers, and writing
+//! the strokes back into the asset.
+
+use super::Terrain3D;
+use super::edit_session::lock;
+use super::layer_kind::LayerKind;
+use crate::convert::{panic_guard, variant_json};
+use godot::prelude::*;
+use ridgeline_core::edit::Rect;
+use ridgeline_core::pipeline::{Change, EditSession};
+use ridgeline_core::recipe::Document;
+use std::sync::Arc;
+
+#[godot_api(secondary)]
+impl Terrain3D {
+    /// Applies a brush stroke (the recipe's stroke JSON shape as a Dictionary; `Vector2`/
+    /// `Vector3` and packed arrays are accepted for points and ends). Positions are
+    /// terrain-local. Only the stroke's footprint is recomputed and only touched chunks are
+    /// rebuilt; [signal surface_changed] follows. In the editor the stroke is also written into
+    /// the asset's recipe (save the asset to keep it); in a game it changes the loaded terrain.
+    /// Returns false and reports a located error (`stroke.radius: must be > 0, …`) when the
+    /// stroke is invalid — including values no stroke can hold, such as an Array that contains
+    /// itself or nesting deeper than 32 levels; nothing changes then. Mask images load on a
+    /// worker thread: a stroke waits at most 2 s for its mask.
+    #[func]
+    pub fn apply_stroke(&mut self, stroke: VarDictionary) -> bool {
+        let value = match variant_json::to_json(&stroke.to_variant(), "stroke") {
+            Ok(v) => v,
+            Err(e) => {
+                godot_error!("Terrain3D.apply_stroke: {e}");
+                return false;
+            }
+        };
+        self.edit("apply_stroke", |s| {
+            s.apply_stroke(&value).map_err(|e| e.to_string())
+        })
+    }
+
+    /// Undoes the last stroke or layer toggle made through this node (restores stored sample
+    /// values; nothing regenerates). Returns false when there is nothing to undo.
+    #[func]
+    pub fn undo_stroke(&mut self) -> bool {
+        self.edit("undo_stroke", |s| s.undo().ok_or_else(String::new))
+    }
+
+    /// Redoes the last undone edit. Returns false when there is nothing to redo.
+    #[func]
+    pub fn redo_stroke(&mut self) -> bool {
+        self.edit("redo_stroke", |s| s.redo().ok_or_else(String::new))
+    }
+
+    /// Enables or disables the layer `layer_id`; its strokes stay stored (undoable like a
+    /// stroke). Returns false with an error for an unknown layer.
+    #[func]
+    pub fn set_layer_enabled(&mut self, layer_id: GString, enabled: bool) -> bool {
+        let id = layer_id.to_string();
+        self.edit("set_layer_enabled", |s| {
+            s.set_layer_enabled(&id, enabled).map_err(|e| e.to_string())
+        })
+    }
+
+    /// The layers in evaluation order: Dictionaries with `id` (String), `name` (String),
+    /// `kind` (a [enum LayerKind] value), `enabled` (bool) and `strokes` (how many strokes
+    /// target it). Empty (with an error) when there is nothing to edit.
+    #[func]
+    pub fn get_layers(&mut self) -> Array<VarDictionary> {
+        let mut out = Array::new();
+        let session = match self.session() {
+            Ok(s) => s,
+            Err(e) => {
+                godot_error!("Terrain3D.get_layers: {e}");
+                return out;
+            }
+        };
+        let Some(s) = self.lock_or_drop(&session) else {
+            return out;
+        };
+        for l in s.layers() {
+            let mut d = VarDictionary::new();
+            d.set("id", l.id.as_str());
+            d.set("name", l.name.as_str());
+            match LayerKind::from_recipe(&l.kind) {
+                Some(k) => d.set("kind", k),
+                None => godot_error!("Terrain3D.get_layers: unknown layer kind `{}`", l.kind),
+            }
+            d.set("enabled", l.enabled);
+            d.set("strokes", s.strokes_in_layer(&l.id) as i64);
+            out.push(&d);
+        }
+        out
+    }
+
+    /// Writes every stroke and layer of this terrain (runtime strokes included) into its
+    /// [member asset]'s recipe, so saving the asset ([method ResourceSaver.save]) keeps them.
+    /// The editor does this after every edit. Returns false for inline recipes and cooked
+    /// assets (nothing to write into) or before anything was edited.
+    #[func]
+    pub fn save_strokes_to_asset(&mut self) -> bool {
+        let Some(session) = self.current_session() else {
+            return false;
+        };
+        let Some(s) = self.lock_or_drop(&session) else {
+            return false;
+        };
+        self.write_strokes_to_asset(&s)
+    }
+
+    /// True when [method undo_stroke] has something to undo.
+    #[func]
+    pub fn can_undo_stroke(&self) -> bool {
+        self.current_session()
+            .is_some_and(|s| lock(&s).is_ok_and(|s| s.can_undo()))
+    }
+
+    /// Fault injection for Ridgeline's own tests (not for games): `mode` 0 makes the next edit
+    /// panic right after it changed the edit session, as an internal error would; `mode` 1
+    /// poisons the session's lock now, as a panic on another thread holding it would; `mode` 2
+    /// makes the next edit hand the surface a non-finite sample, which the surface refuses.
+    /// Each way the edit fails, the following edits fail with an error until
+    /// [method generate] rebuilds the session, and the surface stays as the last completed edit
+    /// left it. Returns false when there is no session to break.
+    #[func]
+    pub fn _test_break_edit_session(&mut self, mode: i32) -> bool {
+        match mode {
+            0 => {
+                self.next_edit_fault = Some(Fault::Panic);
+                true
+            }
+            2 => {
+                self.next_edit_fault = Some(Fault::NonFiniteSample);
+                true
+            }
+            1 => {
+                let Ok(session) = self.session() else {
+                    return false;
+                };
+                std::thread::scope(|scope| {
+                    let holder = scope.spawn(|| {
+                        let _held = session.lock();
+                        panic!("injected by Terrain3D._test_break_edit_session(1)");
+                    });
+                    holder.join().is_err()
+                })
+            }
+            _ => false,
+        }
+    }
+}
+
+/// A fault `_test_break_edit_session` injects into the next edit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fault {
+    /// A panic after the session changed.
+    Panic,
+    /// A non-finite sample handed to the surface.
+    NonFiniteSample,
+}
+
+impl Terrain3D {
+    /// Runs an edit, publishes what it changed and reports errors. An empty error message
+    /// means "nothing to do" (returns false silently). A panic while editing drops the session
+    /// (its state may be half-applied) and answers false.
+    fn edit(
+        &mut self,
+        what: &str,
+        f: impl FnOnce(&mut EditSession) -> Result<Change, String>,
+    ) -> bool {
+        if self.job.is_some() {
+            godot_error!("Terrain3D.{what}: wait for the running generation before editing");
+            return false;
+        }
+        let session = match self.session() {
+            Ok(s) => s,
+            Err(e) => {
+                godot_error!("Terrain3D.{what}: {e}");
+                return false;
+            }
+        };
+        let Some(mut s) = self.lock_or_drop(&session) else {
+            return false;
+        };
+        let fault = self.next_edit_fault.take();
+        let change = match panic_guard::catch(|| {
+            let change = f(&mut s);
+            if fault == Some(Fault::Panic) {
+                panic!("injected by Terrain3D._test_break_edit_session(0)");
+            }
+            change
+        }) {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => {
+                if !e.is_empty() {
+                    godot_error!("Terrain3D.{what}: {e}");
+                }
+                return false;
+            }
+            Err(e) => {
+                drop(s);
+                self.drop_session(&format!(
+                    "Terrain3D.{what}: {e}; the edit session was dropped (its undo history is \
+                     lost), the surface stays as before this edit — call generate() to rebuild it"
+                ));
+                return false;
+            }
+        };
+        let corrupt = fault == Some(Fault::NonFiniteSample);
+        match panic_guard::catch(|| self.publish(&s, &change, corrupt)).and_then(|r| r) {
+            Ok(()) => true,
+            Err(e) => {
+                drop(s);
+                self.drop_session(&format!(
+                    "Terrain3D.{what}: the edit could not be shown ({e}); the edit session was \
+                     dropped (its undo history is lost) — call generate() to rebuild it"
+                ));
+                false
+            }
+        }
+    }
+
+    /// Copies the changed samples into the shown surface, rebuilds the touched chunks' meshes
+    /// and collision, writes the recipe back to the asset in the editor, and signals. Nothing
+    /// changes when the session's samples cannot be written into the surface (an error).
+    fn publish(&mut self, s: &EditSession, change: &Change, corrupt: bool) -> Result<(), String> {
+        let field = {
+            let mut guard = self.prepared_mut();
+            let Some(prepared) = guard.as_mut() else {
+                return Err("no surface".into());
+            };
+            let r = change.heights;
+            if !r.is_empty() {
+                let [w, h] = s.field().grid().samples();
+                let mut values = r.copy_from(s.field().heights(), &Rect::new(0, 0, w, h));
+                if corrupt && let Some(v) = values.first_mut() {
+                    *v = f32::NAN;
+                }
+                // `write_region` checks the rectangle and every value before writing anything, so a
+                // refused write leaves the shown surface untouched.
+                Arc::make_mut(&mut Arc::make_mut(prepared).field)
+                    .write_region(r.x0, r.z0, r.x1, r.z1, &values)
+                    .map_err(|e| e.to_string())?;
+            }
+            prepared.field.clone()
+        };
+        // Chunk data not yet uploaded is stale now; it is rebuilt from the surface on upload.
+        self.pending_chunks = None;
+        let [nx, _] = field.grid().chunks();
+        // Touched chunks mesh in parallel (pure core work); server updates follow on this thread.
+        let built: Vec<_> = ridgeline_core::mesh::par_map(&change.chunks, |&[cx, cz]| {
+            (
+                (cz * nx + cx) as usize,
+                ridgeline_core::mesh::build_chunk(&field, cx, cz),
+                ridgeline_core::mesh::chunk_collision(&field, cx, cz),
+            )
+        });
+        for (i, mesh, col) in &built {
+            self.chunks.update_chunk(*i, mesh, col);
+        }
+        let [lo, hi] = field.height_range();
+        self.chunks.set_height_range(lo, hi);
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            self.write_strokes_to_asset(s);
+        }
+        let t = change.touched;
+        let region = Rect2i::new(
+            Vector2i::new(t.x0 as i32, t.z0 as i32),
+            Vector2i::new(t.width() as i32, t.depth() as i32),
+        );
+        self.emit_deferred("surface_changed", &[region.to_variant()]);
+        Ok(())
+    }
+
+    /// Writes the session's strokes and layers into the asset's recipe and emits `changed`.
+    fn write_strokes_to_asset(&mut self, s: &EditSession) -> bool {
+        let Some(asset) = &mut self.asset else {
+            return false;
+        };
+        let mut a = asset.bind_mut();
+        let Some(doc) = a.document().cloned() else {
+            return false;
+        };
+        let edited = s.recipe();
+        let with = |mut r: ridgeline_core::recipe::Recipe| {
+            r.set_strokes_from(edited);
+            r
+        };
+        let doc = match doc {
+            Document::Asset(mut d) => {
+                d.recipe = with(d.recipe);
+                Document::Asset(d)
+            }
+            Document::Recipe(r) => Document::Recipe(with(r)),
+        };
+        a.set_document(doc);
+        drop(a);
+        asset.emit_changed();
+        true
+    }
+}

@@ -1,0 +1,137 @@
+//! `Terrain3D`'s engine callbacks: construction, entering and leaving the tree and the world,
+//! transform and visibility changes, polling the generation job.
+
+use super::query_view::{self, QueryView};
+use super::{Terrain3D, registry};
+use crate::render::chunk_data::ChunkData;
+use crate::render::chunks::{ChunkResources, Placement};
+use crate::render::water_surfaces::WaterSurfaces;
+use godot::classes::notify::Node3DNotification;
+use godot::classes::{INode3D, Node3D};
+use godot::prelude::*;
+use ridgeline_core::graph::eval::GraphCache;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+#[godot_api]
+impl INode3D for Terrain3D {
+    fn init(base: Base<Node3D>) -> Self {
+        Self {
+            asset: None,
+            recipe: GString::new(),
+            lod_error_pixels: 2.0,
+            surface_blending: true,
+            collision_layer: 1,
+            collision_mask: 1,
+            terrain_id: GString::new(),
+            use_generation_cache: true,
+            view: Rc::new(QueryView::default()),
+            pending_chunks: None,
+            source_replaced: false,
+            chunks: ChunkResources::default(),
+            water: WaterSurfaces::default(),
+            job: None,
+            cache: Arc::new(Mutex::new(GraphCache::default())),
+            masks: None,
+            session_lost: None,
+            next_edit_fault: None,
+            last_error: String::new(),
+            base,
+        }
+    }
+
+    fn ready(&mut self) {
+        self.base_mut().set_notify_transform(true);
+        if self.prepared().is_none() && self.job.is_none() && self.has_source() {
+            self.generate();
+        }
+    }
+
+    fn process(&mut self, _delta: f64) {
+        self.poll_job();
+    }
+
+    fn on_notification(&mut self, what: Node3DNotification) {
+        match what {
+            Node3DNotification::ENTER_TREE => {
+                // Local transform changes must reach the transform cache synchronously.
+                self.base_mut().set_notify_local_transform(true);
+                self.view.xform.reconsider(&self.base());
+                self.register_view();
+                registry::register(self.to_gd());
+            }
+            Node3DNotification::EXIT_TREE => {
+                self.view.xform.reconsider(&self.base());
+                registry::unregister(self.base().instance_id());
+            }
+            Node3DNotification::ENTER_WORLD => self.rebuild_resources(),
+            Node3DNotification::EXIT_WORLD => {
+                self.chunks.free();
+                self.water.free();
+            }
+            Node3DNotification::LOCAL_TRANSFORM_CHANGED => self.view.xform.invalidate(),
+            Node3DNotification::TRANSFORM_CHANGED => {
+                self.view.xform.invalidate();
+                let t = self.base().get_global_transform();
+                self.chunks.set_transform(t);
+                self.water.set_transform(t);
+            }
+            Node3DNotification::VISIBILITY_CHANGED => {
+                let v = self.base().is_visible_in_tree();
+                self.chunks.set_visible(v);
+                self.water.set_visible(v);
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Terrain3D {
+    /// Makes the query view reachable for this node's queries (on the main thread).
+    pub(super) fn register_view(&self) {
+        if godot::init::is_main_thread() {
+            query_view::register(self.base().instance_id(), &self.view);
+        }
+    }
+
+    fn placement(&self) -> Option<Placement> {
+        let world = self.base().get_world_3d()?;
+        Some(Placement {
+            transform: self.base().get_global_transform(),
+            scenario: world.get_scenario(),
+            space: world.get_space(),
+            lod_bias: self.lod_bias(),
+            visible: self.base().is_visible_in_tree(),
+            collision: (self.collision_layer, self.collision_mask),
+            owner_id: self.base().instance_id().to_i64(),
+        })
+    }
+
+    /// Recreates every server resource from the current surface (entering a world, a new
+    /// generation).
+    pub(super) fn rebuild_resources(&mut self) {
+        self.chunks.free();
+        self.water.free();
+        let (Some(prepared), Some(place)) = (self.prepared().clone(), self.placement()) else {
+            return;
+        };
+        let chunks = self
+            .pending_chunks
+            .take()
+            .unwrap_or_else(|| ChunkData::build(&prepared.field));
+        self.chunks = ChunkResources::build(
+            &prepared.field,
+            prepared.biome_color,
+            &chunks,
+            &place,
+            self.surface_blending,
+        );
+        self.water = WaterSurfaces::build(
+            &prepared.field,
+            &prepared.water,
+            place.scenario,
+            place.transform,
+            place.visible,
+        );
+    }
+}

@@ -1,0 +1,246 @@
+//! The `Terrain3D` node, split by concern: this file holds the class, its properties and
+//! signals; [`lifecycle`] the engine callbacks; [`generation`] background generation;
+//! [`editing`] and [`edit_session`] strokes, undo and layers; [`queries`] and [`surface_info`]
+//! what games ask. [`registry`] tracks the terrains inside the tree for the water queries.
+
+use crate::render::chunk_data::ChunkData;
+use crate::render::chunks::ChunkResources;
+use crate::render::water_surfaces::WaterSurfaces;
+use crate::resources::mask_cache::MaskCache;
+use crate::resources::terrain_asset::TerrainAsset;
+use godot::classes::{Node3D, ProjectSettings};
+use godot::prelude::*;
+use job::{GenerationJob, Prepared};
+use query_view::QueryView;
+use ridgeline_core::graph::eval::GraphCache;
+use std::cell::{Ref, RefMut};
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+
+pub use surface_info::{TerrainHandle, WaterColumn};
+
+/// A heightmap terrain generated from a Ridgeline recipe.
+///
+/// Assign a [TerrainAsset] to [member asset] (or an inline recipe JSON to [member recipe], not
+/// both). The terrain generates in the background when it enters the tree or its source changes:
+/// [signal generation_progress] reports progress and [signal generation_finished] the outcome.
+/// The last completed surface stays visible and queryable while a new one generates, and stays
+/// when a generation fails or is cancelled.
+///
+/// Terrain-local X and Z run from 0 to [method get_size]; the node's transform (translation,
+/// rotation and scale) places the terrain, and every query honours it. Chunk meshes (with index
+/// LODs) and collision bodies are created through the rendering and physics servers: they are
+/// not nodes in the scene tree and are never saved into the scene.
+///
+/// Queries: [method get_height], [method get_heights], [method get_normal], [method raycast],
+/// [method raycast_batch] (many rays, no Dictionary: the form for hot loops),
+/// [method get_biome] and [method get_exclusion]. Water: [TerrainWater]. Queries are answered on
+/// the main thread.
+///
+/// Editing: [method apply_stroke] sculpts or paints with the recipe's stroke format (raise,
+/// lower, flatten, smooth, set_height, ramp, protect, exclude, erase, region), recomputing only
+/// the stroke's footprint and rebuilding only the touched chunks, then
+/// [signal surface_changed]. [method undo_stroke], [method redo_stroke] and
+/// [method set_layer_enabled] restore or toggle exactly; strokes survive regeneration.
+///
+/// Errors never pass silently: a method that fails reports why with [code]push_error[/code]
+/// and answers its documented failure value (false, NAN, an empty result), and the terrain
+/// keeps its previous state.
+#[derive(GodotClass)]
+#[class(tool, base = Node3D)]
+pub struct Terrain3D {
+    /// The terrain asset to show. Setting both this and [member recipe] is an error.
+    #[export]
+    #[var(set)]
+    asset: Option<Gd<TerrainAsset>>,
+    /// An inline recipe (JSON) for deliberately procedural scenes; generated at runtime.
+    /// Setting both this and [member asset] is an error.
+    #[export(multiline)]
+    #[var(set)]
+    recipe: GString,
+    /// Largest projected surface error in pixels for render LOD selection (finite, ≥ 0; 0
+    /// disables LOD). Default 2. Invalid values are refused with an error and the old value kept.
+    #[export(range = (0.0, 16.0, 0.1, or_greater))]
+    #[var(set)]
+    lod_error_pixels: f32,
+    /// Smooth transitions between surface roles (grass, rock, snow) in the terrain shader.
+    #[export]
+    #[var(set)]
+    surface_blending: bool,
+    /// Physics layers the terrain's collision is on.
+    #[export(flags_3d_physics)]
+    #[var(set)]
+    collision_layer: u32,
+    /// Physics layers the terrain's collision scans.
+    #[export(flags_3d_physics)]
+    #[var(set)]
+    collision_mask: u32,
+    /// Stable id of this placement for water queries and trackers
+    /// ([method TerrainWater.sample]'s `terrain_id`); empty uses the node's path.
+    #[export]
+    #[var(set)]
+    terrain_id: GString,
+    /// Reuse prepared terrains from the user's cache directory (`OS.get_cache_dir()/ridgeline`,
+    /// or `$RIDGELINE_CACHE_DIR`), keyed by the canonical recipe and generator version: a warm
+    /// load skips graph evaluation. Never writes into the project. Cooked payloads ignore it.
+    #[export]
+    #[var]
+    use_generation_cache: bool,
+
+    /// The current surface and placement, shared with the hot queries (see [`query_view`]).
+    view: Rc<QueryView>,
+    /// Chunk data from the last generation, until the servers have it.
+    pending_chunks: Option<ChunkData>,
+    /// The asset or recipe was replaced since the last generation started.
+    source_replaced: bool,
+    chunks: ChunkResources,
+    water: WaterSurfaces,
+    job: Option<GenerationJob>,
+    cache: Arc<Mutex<GraphCache>>,
+    /// Mask images of the current generation and its edits.
+    masks: Option<Arc<MaskCache>>,
+    /// Why the edit session was dropped (an internal error while editing); edits are refused
+    /// until the next generation rebuilds it.
+    session_lost: Option<String>,
+    /// Fault injection for tests (`_test_break_edit_session`): what goes wrong in the next edit.
+    next_edit_fault: Option<editing::Fault>,
+    last_error: String,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl Terrain3D {
+    /// Emitted on the main thread while a generation runs: `fraction` in 0..1 and the current
+    /// stage.
+    #[signal]
+    fn generation_progress(fraction: f32, stage: GString);
+
+    /// Emitted when a generation ends. `ok` is false on failure or cancellation; `message` says
+    /// why. On success `message` says where the surface came from: `"generated"`,
+    /// `"development cache"` or `"cooked payload"`. A failed generation keeps the previous
+    /// surface.
+    #[signal]
+    fn generation_finished(ok: bool, message: GString);
+
+    /// Emitted after a stroke, undo, redo or layer toggle, once the meshes and collision of the
+    /// touched chunks are rebuilt (only those). `region` is the touched sample rectangle
+    /// (terrain-local sample indices: position = first sample, size = sample counts).
+    #[signal]
+    fn surface_changed(region: Rect2i);
+
+    /// Sets [member asset] and regenerates (inside the tree).
+    #[func]
+    pub fn set_asset(&mut self, asset: Option<Gd<TerrainAsset>>) {
+        self.asset = asset;
+        self.source_changed();
+    }
+
+    /// Sets the inline [member recipe] JSON and regenerates (inside the tree).
+    #[func]
+    pub fn set_recipe(&mut self, recipe: GString) {
+        self.recipe = recipe;
+        self.source_changed();
+    }
+
+    /// Sets [member lod_error_pixels]; refuses negative or non-finite values (keeping the old
+    /// one).
+    #[func]
+    pub fn set_lod_error_pixels(&mut self, pixels: f32) {
+        if !pixels.is_finite() || pixels < 0.0 {
+            godot_error!(
+                "Terrain3D.lod_error_pixels must be finite and ≥ 0, got {pixels}; keeping {}",
+                self.lod_error_pixels
+            );
+            return;
+        }
+        self.lod_error_pixels = pixels;
+        let bias = self.lod_bias();
+        self.chunks.set_lod_bias(bias);
+    }
+
+    /// Turns [member surface_blending] on or off.
+    #[func]
+    pub fn set_surface_blending(&mut self, on: bool) {
+        self.surface_blending = on;
+        self.chunks.set_surface_blending(on);
+    }
+
+    /// Sets [member terrain_id].
+    #[func]
+    pub fn set_terrain_id(&mut self, id: GString) {
+        self.view.set_terrain_id(id.clone());
+        self.terrain_id = id;
+    }
+
+    /// Sets [member collision_layer].
+    #[func]
+    pub fn set_collision_layer(&mut self, layer: u32) {
+        self.collision_layer = layer;
+        self.chunks
+            .set_collision(self.collision_layer, self.collision_mask);
+    }
+
+    /// Sets [member collision_mask].
+    #[func]
+    pub fn set_collision_mask(&mut self, mask: u32) {
+        self.collision_mask = mask;
+        self.chunks
+            .set_collision(self.collision_layer, self.collision_mask);
+    }
+
+    /// Version of the Ridgeline generator this extension was built with (part of every cache
+    /// key and payload header).
+    #[func]
+    pub fn get_generator_version() -> GString {
+        GString::from(ridgeline_core::GENERATOR_VERSION)
+    }
+}
+
+impl Terrain3D {
+    /// The current surface.
+    fn prepared(&self) -> Ref<'_, Option<Arc<Prepared>>> {
+        self.view.prepared()
+    }
+
+    /// The current surface, to replace or edit in place. Keep the borrow short: queries read the
+    /// same cell.
+    fn prepared_mut(&self) -> RefMut<'_, Option<Arc<Prepared>>> {
+        self.view.prepared_mut()
+    }
+
+    fn lod_bias(&self) -> f32 {
+        if self.lod_error_pixels == 0.0 {
+            // Never coarse: no level's projected error is ever small enough.
+            return 1.0e9;
+        }
+        let threshold = ProjectSettings::singleton()
+            .get_setting("rendering/mesh_lod/lod_change/threshold_pixels")
+            .try_to::<f32>()
+            .unwrap_or(1.0);
+        threshold / self.lod_error_pixels
+    }
+
+    /// Signals are emitted deferred: handlers (which may free this node, as an awaiting
+    /// coroutine can) then never run while Rust holds a borrow of it. Order is preserved.
+    fn emit_deferred(&mut self, signal: &str, args: &[Variant]) {
+        let mut all = Vec::with_capacity(args.len() + 1);
+        all.push(StringName::from(signal).to_variant());
+        all.extend_from_slice(args);
+        self.base_mut().call_deferred("emit_signal", &all);
+    }
+}
+
+// The concerns, declared after the class: gdext's derive defines helper macros that the
+// `#[godot_api]` blocks in these files expand to, and `macro_rules!` are only visible after their
+// definition.
+mod edit_session;
+mod editing;
+mod generation;
+pub mod job;
+pub mod layer_kind;
+mod lifecycle;
+mod queries;
+pub mod query_view;
+pub mod registry;
+mod surface_info;
+mod transform_cache;

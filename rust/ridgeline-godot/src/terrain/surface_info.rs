@@ -1,0 +1,195 @@
+//! What else a `Terrain3D` answers about its surface: biomes, exclusion, raw samples, the water
+//! column (for the water queries, through [`TerrainHandle`]), and diagnostics (instance counts,
+//! memory).
+
+use super::Terrain3D;
+use super::edit_session::lock;
+use super::job::Prepared;
+use super::queries::{surface_of, with_surface};
+use super::query_view::{QueryView, view_of};
+use crate::convert::panic_guard::or_report;
+use godot::prelude::*;
+use ridgeline_core::hydrology::water::WaterSample as CoreWaterSample;
+use std::rc::Rc;
+
+/// The water column at a point of a terrain, in the terrain's local frame, with the placement
+/// that maps it to the world. Built by [`TerrainHandle::water_column`] for the water module.
+pub struct WaterColumn {
+    /// Terrain-local to world.
+    pub to_world: Transform3D,
+    /// The queried point, terrain-local.
+    pub local: Vector3,
+    /// The core's answer (surface, depth, normal, flow, body).
+    pub sample: CoreWaterSample,
+}
+
+/// A terrain seen from the water queries: read without binding the node.
+pub struct TerrainHandle {
+    node: Gd<Terrain3D>,
+    view: Rc<QueryView>,
+}
+
+impl TerrainHandle {
+    /// The handle of a live terrain (`None` off the main thread).
+    pub fn of(node: Gd<Terrain3D>) -> Option<Self> {
+        let view = view_of(node.instance_id_unchecked())?;
+        Some(Self { node, view })
+    }
+
+    /// The id water queries match: [member Terrain3D.terrain_id], or the node path when empty.
+    pub fn placement_id(&self) -> GString {
+        let id = self.view.terrain_id();
+        if id.is_empty() {
+            GString::from(self.node.get_path().to_string().as_str())
+        } else {
+            id
+        }
+    }
+
+    /// Key identifying this placement in tracker identities.
+    pub fn instance_key(&self) -> i64 {
+        self.node.instance_id_unchecked().to_i64()
+    }
+
+    /// The water column at a world position, if this terrain has water there.
+    pub fn water_column(&self, world: Vector3) -> Option<WaterColumn> {
+        surface_of(&self.view, &self.node, None, |p, xf| {
+            let local = xf.to_local * world;
+            let sample = or_report("TerrainWater.sample", None, || {
+                p.water.sample(&p.field, local.x, local.z)
+            })?;
+            Some(WaterColumn {
+                to_world: xf.to_world,
+                local,
+                sample,
+            })
+        })
+    }
+}
+
+#[godot_api(secondary)]
+impl Terrain3D {
+    /// The biome at `world_position`: the painted region at the nearest sample, else the
+    /// recipe's default biome (biome rules are not applied yet); an empty name outside the
+    /// terrain.
+    #[func(gd_self)]
+    pub fn get_biome(this: Gd<Self>, world_position: Vector3) -> StringName {
+        with_surface(&this, StringName::default(), |p, xf| {
+            let local = xf.to_local * world_position;
+            or_report("Terrain3D.get_biome", StringName::default(), || {
+                if p.field.height_at(local.x, local.z).is_none() {
+                    return StringName::default();
+                }
+                if let Some(s) = &p.edits {
+                    match lock(s) {
+                        Ok(s) => {
+                            if let Some(b) = s.biome_at(local.x, local.z) {
+                                return StringName::from(b);
+                            }
+                        }
+                        Err(e) => {
+                            godot_error!("Terrain3D.get_biome: {e}");
+                            return StringName::default();
+                        }
+                    }
+                } else if let Some((x, z)) = nearest_sample(p, local)
+                    && let Some(&id) = p.regions.get(p.field.grid().index(x, z))
+                    && id > 0
+                    && let Some(name) = p.region_biomes.get(id as usize - 1)
+                {
+                    return StringName::from(name.as_str());
+                }
+                StringName::from(p.default_biome.as_str())
+            })
+        })
+    }
+
+    /// Exclusion weight (0–1) painted at `world_position`; 0 where nothing is painted or
+    /// outside, NAN (with an error) when the edit session was lost.
+    #[func(gd_self)]
+    pub fn get_exclusion(this: Gd<Self>, world_position: Vector3) -> f32 {
+        with_surface(&this, 0.0, |p, xf| {
+            let local = xf.to_local * world_position;
+            let Some((x, z)) = nearest_sample(p, local) else {
+                return 0.0;
+            };
+            let i = p.field.grid().index(x, z);
+            match &p.edits {
+                Some(s) => match lock(s) {
+                    Ok(s) => s.exclusion().get(i).copied().unwrap_or(0.0),
+                    Err(e) => {
+                        godot_error!("Terrain3D.get_exclusion: {e}");
+                        f32::NAN
+                    }
+                },
+                None => p.exclusion.get(i).copied().unwrap_or(0.0),
+            }
+        })
+    }
+
+    /// Height of grid sample (`x`, `z`) in terrain-local units (NAN outside the grid). For
+    /// tools and tests that need the raw grid.
+    #[func]
+    pub fn get_sample_height(&self, x: i32, z: i32) -> f32 {
+        let prepared = self.prepared();
+        let Some(p) = prepared.as_ref() else {
+            return f32::NAN;
+        };
+        let [w, h] = p.field.grid().samples();
+        if x < 0 || z < 0 || x as usize >= w || z as usize >= h {
+            return f32::NAN;
+        }
+        p.field.sample(x as usize, z as usize)
+    }
+
+    /// Cells along X and Z (zero before the first generation).
+    #[func]
+    pub fn get_cell_counts(&self) -> Vector2i {
+        self.prepared().as_ref().map_or(Vector2i::ZERO, |p| {
+            let [x, z] = p.field.grid().cells();
+            Vector2i::new(x as i32, z as i32)
+        })
+    }
+
+    /// Number of water surface render instances currently owned (one per body; water has no
+    /// collider).
+    #[func]
+    pub fn get_water_instance_count(&self) -> i32 {
+        self.water.instance_count() as i32
+    }
+
+    /// Number of chunk render instances currently owned (for diagnostics and tests).
+    #[func]
+    pub fn get_chunk_instance_count(&self) -> i32 {
+        self.chunks.instance_count() as i32
+    }
+
+    /// Bytes the extension itself holds for the current surface, by part: `surface` (heights,
+    /// normals, holes, bounds), `meshes` and `collision` (CPU chunk data waiting for the
+    /// servers; zero once the terrain is shown — it is rebuilt from the surface when needed),
+    /// `water` and `total`. Server-side copies (GPU buffers, physics shapes) are counted by
+    /// Godot, not here.
+    #[func]
+    pub fn get_memory_usage(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        let (surface, water) = self
+            .prepared()
+            .as_ref()
+            .map_or((0, 0), |p| (p.field.heap_bytes(), p.water.heap_bytes()));
+        let (meshes, collision) = self
+            .pending_chunks
+            .as_ref()
+            .map_or((0, 0), |c| c.heap_bytes());
+        d.set("surface", surface as i64);
+        d.set("meshes", meshes as i64);
+        d.set("collision", collision as i64);
+        d.set("water", water as i64);
+        d.set("total", (surface + meshes + collision + water) as i64);
+        d
+    }
+}
+
+/// The grid sample nearest to terrain-local `local` (X/Z), if inside.
+fn nearest_sample(p: &Prepared, local: Vector3) -> Option<(usize, usize)> {
+    p.field.grid().nearest_sample(local.x, local.z)
+}

@@ -1,0 +1,127 @@
+//! `WaterSample`: one water query result, and `WaterSample.Kind`.
+
+use crate::convert::class_enum::class_enum;
+use crate::convert::world::normal_to_world;
+use crate::terrain::{TerrainHandle, WaterColumn};
+use godot::prelude::*;
+use ridgeline_core::hydrology::water::WaterKind as CoreWaterKind;
+
+class_enum! {
+    /// What kind of water body a [WaterSample] is in.
+    pub enum WaterKind for WaterSample as "Kind" {
+        /// A lake: fills the submerged region connected to its centre, within a radius.
+        Lake = 0 as "KIND_LAKE",
+        /// An ocean: covers every submerged sample of its footprint.
+        Ocean = 1 as "KIND_OCEAN",
+        /// A river: follows an authored path and carries a current
+        /// ([member WaterSample.flow_velocity]).
+        River = 2 as "KIND_RIVER",
+    }
+}
+
+impl From<CoreWaterKind> for WaterKind {
+    fn from(k: CoreWaterKind) -> Self {
+        match k {
+            CoreWaterKind::Lake => Self::Lake,
+            CoreWaterKind::Ocean => Self::Ocean,
+            CoreWaterKind::River => Self::River,
+        }
+    }
+}
+
+/// One water query result, in world space.
+///
+/// [method TerrainWater.sample] and [method WaterTracker.update] return it for a wet column:
+/// where the water is ([member surface], [member normal]), how deep ([member depth] along
+/// [member column_up]), how it moves ([member flow_velocity]), and whether the queried point is
+/// in it ([member underwater]). A wet column gives a sample even for a point above the surface
+/// or below the bed.
+#[derive(GodotClass)]
+#[class(tool, init, base = RefCounted)]
+pub struct WaterSample {
+    /// The terrain placement ([member Terrain3D.terrain_id], or the terrain's node path when
+    /// that is empty).
+    #[var]
+    pub terrain_id: GString,
+    /// The water body's stable id.
+    #[var]
+    pub body_id: GString,
+    /// The kind of water body: [constant KIND_LAKE], [constant KIND_OCEAN] or
+    /// [constant KIND_RIVER].
+    // Own accessors: gdext's generated ones are typed `int` (what the enum converts to), and the
+    // class reference takes a property's type from its getter.
+    #[var(get = get_kind, set = set_kind)]
+    #[init(val = WaterKind::Lake)]
+    pub kind: WaterKind,
+    /// World-space surface point: the query projected along terrain-local up.
+    #[var]
+    pub surface: Vector3,
+    /// World-space unit surface normal.
+    #[var]
+    pub normal: Vector3,
+    /// Bed-to-surface depth in world units along terrain-local up.
+    #[var]
+    pub depth: f32,
+    /// World-space unit axis from the bed toward the surface (follows the placement, including a
+    /// flipped local Y).
+    #[var]
+    pub column_up: Vector3,
+    /// Prescribed current in world units per second (zero outside rivers).
+    #[var]
+    pub flow_velocity: Vector3,
+    /// True when the queried point is at or above the bed and below the surface (a point on the
+    /// surface or below the bed is not underwater).
+    #[var]
+    pub underwater: bool,
+    /// Identity for trackers: terrain instance + body (private).
+    pub identity: (i64, String),
+    base: Base<RefCounted>,
+}
+
+#[godot_api]
+impl WaterSample {
+    /// The kind of water body ([member kind]).
+    #[func]
+    pub fn get_kind(&self) -> WaterKind {
+        self.kind
+    }
+
+    /// Sets [member kind].
+    #[func]
+    pub fn set_kind(&mut self, kind: WaterKind) {
+        self.kind = kind;
+    }
+}
+
+/// Builds a sample in world space from a terrain's water column.
+pub fn make_sample(terrain: &TerrainHandle, column: &WaterColumn) -> Gd<WaterSample> {
+    let WaterColumn {
+        to_world: xf,
+        local,
+        sample: s,
+    } = column;
+    let up_world = xf.basis * Vector3::UP;
+    let scale_up = up_world.length();
+    let surface_local = Vector3::new(local.x, s.surface, local.z);
+    let bed = s.surface - s.depth;
+    let n = Vector3::new(s.normal[0], s.normal[1], s.normal[2]);
+    let mut out = WaterSample::new_gd();
+    {
+        let mut b = out.bind_mut();
+        b.terrain_id = terrain.placement_id();
+        b.body_id = GString::from(s.body_id.as_str());
+        b.kind = s.kind.into();
+        b.surface = *xf * surface_local;
+        b.normal = normal_to_world(xf, n).unwrap_or(Vector3::ZERO);
+        b.depth = s.depth * scale_up;
+        b.column_up = if scale_up > 0.0 {
+            up_world / scale_up
+        } else {
+            Vector3::UP
+        };
+        b.flow_velocity = xf.basis * Vector3::new(s.flow[0], 0.0, s.flow[1]);
+        b.underwater = local.y >= bed && local.y < s.surface;
+        b.identity = (terrain.instance_key(), s.body_id.clone());
+    }
+    out
+}

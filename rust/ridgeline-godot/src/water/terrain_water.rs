@@ -1,0 +1,60 @@
+//! `TerrainWater`: water queries over the loaded terrains.
+
+use super::sample::{WaterSample, make_sample};
+use super::tracker::WaterTracker;
+use crate::terrain::TerrainHandle;
+use crate::terrain::registry::live_terrains;
+use godot::prelude::*;
+
+/// Water queries over every loaded terrain: the entry point of Ridgeline's water API.
+///
+/// Water published by a terrain's graph (water bodies, basins, rivers) is queryable without any
+/// renderer, and never generates on demand. [method sample] answers one point;
+/// [method tracker] follows one point over time.
+/// [codeblock]
+/// var s := TerrainWater.sample(global_position)
+/// if s and s.underwater:
+///     apply_central_force(s.column_up * s.depth * 20.0 + s.flow_velocity)
+/// [/codeblock]
+#[derive(GodotClass)]
+#[class(tool, init, base = RefCounted)]
+pub struct TerrainWater {
+    base: Base<RefCounted>,
+}
+
+#[godot_api]
+impl TerrainWater {
+    /// The water column at world `position` on the terrain whose id is `terrain_id` (empty:
+    /// every loaded, visible terrain; the first wet one wins in tree order). Returns null when
+    /// dry or when no prepared terrain is there. A wet column returns a sample even when the
+    /// point is above the surface or below the bed: check [member WaterSample.underwater].
+    #[func]
+    pub fn sample(
+        position: Vector3,
+        #[opt(default = "")] terrain_id: GString,
+    ) -> Option<Gd<WaterSample>> {
+        sample_terrains(position, &terrain_id)
+    }
+
+    /// A [WaterTracker] following one point, with the same optional terrain filter as
+    /// [method sample].
+    #[func]
+    pub fn tracker(#[opt(default = "")] terrain_id: GString) -> Gd<WaterTracker> {
+        let mut t = WaterTracker::new_gd();
+        t.bind_mut().filter = terrain_id;
+        t
+    }
+}
+
+/// The first wet column at `position` among the live terrains matching `filter`.
+pub fn sample_terrains(position: Vector3, filter: &GString) -> Option<Gd<WaterSample>> {
+    for t in live_terrains().into_iter().filter_map(TerrainHandle::of) {
+        if !filter.is_empty() && t.placement_id() != *filter {
+            continue;
+        }
+        if let Some(column) = t.water_column(position) {
+            return Some(make_sample(&t, &column));
+        }
+    }
+    None
+}
