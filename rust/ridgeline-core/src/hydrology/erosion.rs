@@ -325,6 +325,11 @@ fn run_droplets(
         tile.z0 + th >= field.1,
     ];
     let mut rng = fastrand::Rng::with_seed(seed);
+    // Brush taps as offsets into this tile's rows.
+    let taps: Vec<(isize, f32)> = brush
+        .iter()
+        .map(|&(bx, bz, bw)| (bz as isize * tw as isize + bx as isize, bw))
+        .collect();
     let data = &mut tile.data;
     let at = |data: &[f32], x: usize, z: usize| data[z * tw + x];
     for _ in 0..count {
@@ -392,18 +397,17 @@ fn run_droplets(
                 // corner, so deposits never build above the surface they settle on.
                 let ceiling = h00.max(h10).max(h01).max(h11);
                 let i = iz * tw + ix;
-                let mut laid = 0.0f32;
-                for (k, wk) in [
-                    (i, (1.0 - u) * (1.0 - v)),
-                    (i + 1, u * (1.0 - v)),
-                    (i + tw, (1.0 - u) * v),
-                    (i + tw + 1, u * v),
-                ] {
+                let mut settle = |k: usize, wk: f32| -> f32 {
                     let h = data[k];
-                    let raised = (h + amount * wk).min(ceiling.max(h));
-                    laid += raised - h;
+                    // min(h + amount·wk, ceiling), never below h.
+                    let a = h + amount * wk;
+                    let a = if a < ceiling { a } else { ceiling };
+                    let raised = if a > h { a } else { h };
                     data[k] = raised;
-                }
+                    raised - h
+                };
+                let laid = (settle(i, (1.0 - u) * (1.0 - v)) + settle(i + 1, u * (1.0 - v)))
+                    + (settle(i + tw, (1.0 - u) * v) + settle(i + tw + 1, u * v));
                 sediment -= laid;
                 tile.ledger.deposited += laid as f64;
             } else {
@@ -413,15 +417,31 @@ fn run_droplets(
                 // grids with many droplets per cell the feedback grew without limit (millions
                 // of metres below a 0..40 m input).
                 let amount = ((capacity - sediment) * p.erosion_rate).min(-dh);
-                let mut taken = 0.0f32;
-                for &(bx, bz, bw) in brush {
-                    let x = (ix as i32 + bx) as usize;
-                    let z = (iz as i32 + bz) as usize;
-                    let s = &mut data[z * tw + x];
-                    let lowered = (*s - amount * bw).max(new_h.min(*s));
-                    taken += *s - lowered;
+                let centre = (iz * tw + ix) as isize;
+                let mut cut = |off: isize, bw: f32| -> f32 {
+                    let s = &mut data[(centre + off) as usize];
+                    let h = *s;
+                    // max(h − amount·bw, new_h), never above h (heights are finite here).
+                    let a = h - amount * bw;
+                    let a = if a > new_h { a } else { new_h };
+                    let lowered = if a < h { a } else { h };
                     *s = lowered;
+                    h - lowered
+                };
+                // Four running sums in a fixed order (bit-identical for any thread count) keep
+                // the additions from forming one long dependency chain.
+                let mut taken = [0.0f32; 4];
+                let mut quads = taps.chunks_exact(4);
+                for q in &mut quads {
+                    taken[0] += cut(q[0].0, q[0].1);
+                    taken[1] += cut(q[1].0, q[1].1);
+                    taken[2] += cut(q[2].0, q[2].1);
+                    taken[3] += cut(q[3].0, q[3].1);
                 }
+                for (j, &(off, bw)) in quads.remainder().iter().enumerate() {
+                    taken[j] += cut(off, bw);
+                }
+                let taken = (taken[0] + taken[1]) + (taken[2] + taken[3]);
                 sediment += taken;
                 tile.ledger.eroded += taken as f64;
             }
