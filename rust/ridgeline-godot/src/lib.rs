@@ -10,7 +10,7 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | foundations | convert |
+//! | foundations | convert, catalog |
 //! | render | render |
 //! | resources | resources |
 //! | terrain | terrain |
@@ -18,6 +18,7 @@
 //! | editor | editor |
 //!
 //! - `convert`: GDScript values to JSON, caught panics as errors, Rust enums as class enums.
+//! - `catalog`: `TerrainNodes`, the graph node catalogue from the core's registry.
 //! - `render`: chunk meshes, collision bodies and water surfaces through the servers.
 //! - `resources`: `TerrainAsset`, its loader and saver, brush-mask reading off the main thread.
 //! - `terrain`: `Terrain3D` (class, lifecycle, generation, editing, queries), `TerrainRayHit`,
@@ -54,6 +55,7 @@ use godot::init::InitStage;
 use godot::prelude::*;
 use std::cell::RefCell;
 
+mod catalog;
 mod convert;
 mod editor;
 mod render;

@@ -8,8 +8,11 @@
 //! surfaces (a dry corner takes its body's level), and the point is wet when that surface lies
 //! above the ground there.
 
+use crate::error::Result;
 use crate::grid::{Field, Grid};
 use crate::hydrology::drainage::NEIGHBOURS;
+
+pub mod channel;
 
 /// Most water bodies one terrain can hold (sample ownership is stored in 16 bits).
 pub const MAX_BODIES: usize = u16::MAX as usize - 1;
@@ -200,7 +203,19 @@ impl WaterSet {
 
     /// Adds `body` and resolves its coverage on `ground` (samples already owned stay with
     /// their body).
-    pub fn add(&mut self, mut body: WaterBody, ground: &Field<f32>) {
+    pub fn add(&mut self, body: WaterBody, ground: &Field<f32>) {
+        // Never cancelled, so never fails.
+        let _ = self.add_cancellable(body, ground, &|| false);
+    }
+
+    /// [`WaterSet::add`] that stops with `Err(Cancelled)` when `cancelled()` turns true (checked
+    /// per row of a river's channel); the set is then incomplete and must be dropped.
+    pub fn add_cancellable(
+        &mut self,
+        mut body: WaterBody,
+        ground: &Field<f32>,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<()> {
         self.ensure_arrays();
         body.warnings.clear();
         if self.bodies.len() >= MAX_BODIES {
@@ -210,20 +225,33 @@ impl WaterSet {
             ));
             body.wet_samples = 0;
             self.bodies.push(body);
-            return;
+            return Ok(());
         }
         let index = self.bodies.len() as u16 + 1;
-        resolve(self, &mut body, index, ground);
+        resolve(self, &mut body, index, ground, cancelled)?;
         self.bodies.push(body);
+        Ok(())
     }
 
     /// Re-resolves every body's coverage on a changed ground, from the same definitions.
     pub fn refresh(&mut self, ground: &Field<f32>) {
+        // Never cancelled, so never fails.
+        let _ = self.refresh_cancellable(ground, &|| false);
+    }
+
+    /// [`WaterSet::refresh`] that stops with `Err(Cancelled)` when `cancelled()` turns true;
+    /// the set is then incomplete and must be dropped.
+    pub fn refresh_cancellable(
+        &mut self,
+        ground: &Field<f32>,
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<()> {
         let bodies = std::mem::take(&mut self.bodies);
         self.owner.iter_mut().for_each(|o| *o = 0);
         for body in bodies {
-            self.add(body, ground);
+            self.add_cancellable(body, ground, cancelled)?;
         }
+        Ok(())
     }
 
     /// Water at terrain-local (x, z) over `ground`, or `None` when dry or outside.
@@ -347,19 +375,22 @@ impl WaterBody {
 }
 
 /// Carves a river channel: every sample within `width / 2` of the XYZ `path` (Y = bed) drops to
-/// the bed height there; ground is never raised.
-pub fn carve_channel(ground: &mut Field<f32>, grid: &Grid, path: &[[f32; 3]], width: f32) {
+/// the bed height there; ground is never raised. Stops with `Err(Cancelled)` when
+/// `cancelled()` turns true (the ground is then partly carved and must be dropped).
+pub fn carve_channel(
+    ground: &mut Field<f32>,
+    grid: &Grid,
+    path: &[[f32; 3]],
+    width: f32,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<()> {
     let half = width * 0.5;
-    let [w, _] = grid.samples();
-    for (i, g) in ground.as_mut_slice().iter_mut().enumerate() {
-        let [x, z] = grid.sample_position(i % w, i / w);
-        for s in path.windows(2) {
-            let (dist, t) = seg_dist([s[0][0], s[0][2]], [s[1][0], s[1][2]], [x, z]);
-            if dist <= half {
-                *g = g.min(s[0][1] + t * (s[1][1] - s[0][1]));
-            }
+    let g = ground.as_mut_slice();
+    channel::for_each_near(grid, path, half, cancelled, |i, k, dist, t| {
+        if dist <= half {
+            g[i] = g[i].min(path[k][1] + t * (path[k + 1][1] - path[k][1]));
         }
-    }
+    })
 }
 
 /// Distance from `p` to segment `a`–`b` and the parameter of the closest point.
@@ -390,7 +421,13 @@ pub(crate) fn polygon_contains(poly: &[[f32; 2]], x: f32, z: f32) -> bool {
     inside
 }
 
-fn resolve(set: &mut WaterSet, body: &mut WaterBody, index: u16, ground: &Field<f32>) {
+fn resolve(
+    set: &mut WaterSet,
+    body: &mut WaterBody,
+    index: u16,
+    ground: &Field<f32>,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<()> {
     let grid = set.grid;
     let [w, h] = grid.samples();
     let g = ground.as_slice();
@@ -488,16 +525,13 @@ fn resolve(set: &mut WaterSet, body: &mut WaterBody, index: u16, ground: &Field<
             follow_bed,
         } => {
             let half = width * 0.5;
+            let side = grid.spacing()[0].max(grid.spacing()[1]);
             let mut dry_side_low = false;
+            let near = channel::nearest_bed(&grid, &path, half + side, cancelled)?;
             for (i, &ground) in g.iter().enumerate() {
-                let [x, z] = pos(i);
-                let (mut best, mut bed) = (f32::INFINITY, 0.0f32);
-                for s in path.windows(2) {
-                    let (d, t) = seg_dist([s[0][0], s[0][2]], [s[1][0], s[1][2]], [x, z]);
-                    if d < best {
-                        best = d;
-                        bed = s[0][1] + t * (s[1][1] - s[0][1]);
-                    }
+                let (best, bed) = (near.distance[i], near.bed[i]);
+                if best.is_infinite() {
+                    continue;
                 }
                 let surface = match follow_bed {
                     Some(depth) => bed + depth,
@@ -509,8 +543,7 @@ fn resolve(set: &mut WaterSet, body: &mut WaterBody, index: u16, ground: &Field<
                         set.surface[i] = surface;
                         wet += 1;
                     }
-                } else if best <= half + grid.spacing()[0].max(grid.spacing()[1]) && g[i] < surface
-                {
+                } else if best <= half + side && g[i] < surface {
                     dry_side_low = true;
                 }
             }
@@ -523,6 +556,7 @@ fn resolve(set: &mut WaterSet, body: &mut WaterBody, index: u16, ground: &Field<
         }
     }
     body.wet_samples = wet;
+    Ok(())
 }
 
 #[cfg(test)]

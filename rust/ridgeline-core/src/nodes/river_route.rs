@@ -178,18 +178,19 @@ impl NodeImpl for RiverRoute {
             let [x, z] = grid.sample_position(i % w, i / w);
             path.push([x, b, z]);
         }
-        super::util::check_segment_work_limit(
-            &grid,
-            route.len(),
-            super::util::MAX_RIVER_WORK,
-            "params",
-        )?;
+        super::util::check_river_work(&grid, &path, self.channel_width as f32, "params")?;
         ctx.check_cancel()?;
+        let cancelled = || ctx.cancelled();
         let mut carved = dr.source.clone();
-        carve_channel(&mut carved, &grid, &path, self.channel_width as f32);
-        ctx.check_cancel()?;
-        set.refresh(&carved);
-        set.add(
+        carve_channel(
+            &mut carved,
+            &grid,
+            &path,
+            self.channel_width as f32,
+            &cancelled,
+        )?;
+        set.refresh_cancellable(&carved, &cancelled)?;
+        set.add_cancellable(
             WaterBody {
                 id: body_id.to_string(),
                 kind: WaterKind::River,
@@ -206,7 +207,8 @@ impl NodeImpl for RiverRoute {
                 warnings: Vec::new(),
             },
             &carved,
-        );
+            &cancelled,
+        )?;
         let details = json!({
             "route_samples": route.len(),
             "end": end,

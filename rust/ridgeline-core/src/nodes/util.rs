@@ -112,6 +112,23 @@ pub fn check_segment_work_limit(grid: &Grid, segments: usize, limit: u64, at: &s
     Ok(())
 }
 
+/// A located error when a river pass over `path` of channel `width` (its channel and coverage,
+/// which test the samples in each segment's box) exceeds [`MAX_RIVER_WORK`].
+pub fn check_river_work(grid: &Grid, path: &[[f32; 3]], width: f32, at: &str) -> Result<()> {
+    let side = grid.spacing()[0].max(grid.spacing()[1]);
+    let work = crate::hydrology::water::channel::path_work(grid, path, width * 0.5 + side);
+    if work > MAX_RIVER_WORK {
+        return Err(Error::invalid(
+            at,
+            format!(
+                "{} segments of width {width} cost {work} distance tests on this grid; the limit is {MAX_RIVER_WORK}: use fewer or shorter segments, a narrower channel or a coarser resolution",
+                path.len().saturating_sub(1)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Smooth falloff: 1 at `d <= 0`, 0 at `d >= falloff`, smoothstep between; a hard edge when
 /// `falloff == 0`.
 #[inline]

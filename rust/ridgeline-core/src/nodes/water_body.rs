@@ -1,7 +1,7 @@
 //! Water Body node (`water_body`): a lake, ocean or river. Rivers carve their channel; lakes and
 //! oceans leave the ground unchanged. An existing water input chains bodies.
 
-use super::util::{MAX_RIVER_WORK, check_segment_work_limit, input, water_input};
+use super::util::{check_river_work, input, water_input};
 use super::{
     Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue,
     optional, pin,
@@ -392,14 +392,8 @@ impl NodeImpl for WaterBodyNode {
         let mut body = self.body.clone();
         if let Footprint::River { path, width, .. } = &mut body.footprint {
             *path = self.sampled_path();
-            check_segment_work_limit(
-                &ctx.grid,
-                path.len().saturating_sub(1),
-                MAX_RIVER_WORK,
-                "params.river_path",
-            )?;
-            carve_channel(&mut ground, &ctx.grid, path, *width);
-            ctx.check_cancel()?;
+            check_river_work(&ctx.grid, path, *width, "params.river_path")?;
+            carve_channel(&mut ground, &ctx.grid, path, *width, &|| ctx.cancelled())?;
         }
         let mut set = match water_input(inputs, 1, &ctx.grid)? {
             Some(existing) => {
@@ -410,12 +404,12 @@ impl NodeImpl for WaterBodyNode {
                     ));
                 }
                 let mut s = existing.clone();
-                s.refresh(&ground);
+                s.refresh_cancellable(&ground, &|| ctx.cancelled())?;
                 s
             }
             None => WaterSet::empty(ctx.grid),
         };
-        set.add(body, &ground);
+        set.add_cancellable(body, &ground, &|| ctx.cancelled())?;
         let added = set.bodies.last().map(|b| json!({ "id": b.id, "kind": b.kind.name(), "level": b.level, "wet_samples": b.wet_samples, "warnings": b.warnings }));
         Ok(Evaluated {
             values: vec![

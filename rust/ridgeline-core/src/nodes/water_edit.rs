@@ -1,7 +1,7 @@
 //! Water Edit node (`water_edit`): removes bodies by id and patches others, resolving coverage
 //! on its input terrain without carving again.
 
-use super::util::{MAX_RIVER_WORK, check_segment_work_limit, input};
+use super::util::{check_river_work, input};
 use super::water_body::{INTERPOLATION, river_path_spec};
 use super::{
     Canonical, Category, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec, PinKind, PinValue, pin,
@@ -171,22 +171,18 @@ impl NodeImpl for WaterEdit {
                 if let Some(dir) = o.flow_direction {
                     b.flow_direction = dir;
                 }
-                if let (Some(p), Footprint::River { path, .. }) = (&o.river_path, &mut b.footprint)
+                if let (Some(p), Footprint::River { path, width, .. }) =
+                    (&o.river_path, &mut b.footprint)
                 {
                     *path = match o.catmull_rom_steps {
                         Some(steps) => super::water_body::catmull_rom(p, steps),
                         None => p.clone(),
                     };
-                    check_segment_work_limit(
-                        &ctx.grid,
-                        path.len(),
-                        MAX_RIVER_WORK,
-                        "params.overrides",
-                    )?;
+                    check_river_work(&ctx.grid, path, *width, "params.overrides")?;
                 }
             }
             ctx.check_cancel()?;
-            out.add(b, field);
+            out.add_cancellable(b, field, &|| ctx.cancelled())?;
         }
         Ok(vec![PinValue::Water(Arc::new(out))].into())
     }

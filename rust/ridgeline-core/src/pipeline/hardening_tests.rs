@@ -214,8 +214,9 @@ fn long_point_lists_are_bounded_with_located_errors() {
         "{e}"
     );
     assert!(t.elapsed() < Duration::from_secs(5));
-    // A 2,000-point Catmull-Rom river with 64 steps on 256² exceeds the work bound: a located
-    // error, quickly, instead of a minute of carving.
+    // A 2,000-point Catmull-Rom river with 64 steps on 256² (127,936 segments) used to test
+    // every sample against every segment (a minute of carving); a pass visits only each
+    // segment's box now, so it is a correct result, quickly.
     let path: Vec<String> = (0..2000)
         .map(|i| format!("[{}, 1, {}]", i % 256, (i * 7) % 256))
         .collect();
@@ -227,16 +228,80 @@ fn long_point_lists_are_bounded_with_located_errors() {
         path.join(",")
     );
     let t = Instant::now();
+    let out = run(&recipe(&text), &mut GraphCache::default()).expect("the river is carved");
+    assert!(
+        out.heightfield.heights().iter().any(|&h| h < 5.0),
+        "the channel was carved"
+    );
+    assert!(t.elapsed() < Duration::from_secs(5));
+    // Long straight segments corner to corner on 1025² cost their whole boxes: refused with a
+    // located error before any carving.
+    let text = format!(
+        r#"{{"size": [1024, 1024], "resolution": [1024, 1024], "graph": {{"format_version": 1, "output": "out", "nodes": [
+          {{"id": "f", "type": "flat_terrain", "params": {{"height": 5}}}},
+          {{"id": "r", "type": "water_body", "params": {{"id": "r", "kind": "river", "river_path": [{}]}}, "inputs": {{"field": "f"}}}},
+          {{"id": "out", "type": "terrain_output", "inputs": {{"heightfield": "r", "water": "r:water"}}}}]}}}}"#,
+        corner_zigzag(4000, 1024.0)
+    );
+    let t = Instant::now();
     let e = run(&recipe(&text), &mut GraphCache::default())
         .unwrap_err()
         .to_string();
     assert!(
-        e.starts_with(
-            "w.json: graph.nodes[\"r\"].params.river_path: 127936 segments over 257×257 samples"
-        ),
+        e.starts_with("w.json: graph.nodes[\"r\"].params.river_path: 3999 segments of width"),
         "{e}"
     );
     assert!(t.elapsed() < Duration::from_secs(5));
+}
+
+/// `n` river points alternating between opposite corners of a `side`-wide square.
+fn corner_zigzag(n: usize, side: f32) -> String {
+    (0..n)
+        .map(|i| {
+            let c = if i % 2 == 0 { 0.0 } else { side };
+            format!("[{c}, 1, {c}]")
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[test]
+fn a_long_river_pass_honours_cancellation_promptly() {
+    // 2,999 corner-to-corner segments on 513² (under the work bound): seconds of carving and
+    // coverage, cancelled 50 ms in.
+    let text = format!(
+        r#"{{"size": [512, 512], "resolution": [512, 512], "graph": {{"format_version": 1, "output": "out", "nodes": [
+          {{"id": "f", "type": "flat_terrain", "params": {{"height": 5}}}},
+          {{"id": "r", "type": "water_body", "params": {{"id": "r", "kind": "river", "river_path": [{}]}}, "inputs": {{"field": "f"}}}},
+          {{"id": "out", "type": "terrain_output", "inputs": {{"heightfield": "r", "water": "r:water"}}}}]}}}}"#,
+        corner_zigzag(3000, 512.0)
+    );
+    let r = recipe(&text);
+    let cancel = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let worker = std::thread::spawn(move || {
+        let t = Instant::now();
+        let out = generate(
+            &r,
+            Quality::Final,
+            &mut GraphCache::default(),
+            &|_, _| {},
+            &flag,
+        );
+        (out.map(|_| ()), t.elapsed())
+    });
+    std::thread::sleep(Duration::from_millis(50));
+    let asked = Instant::now();
+    cancel.store(true, Ordering::Relaxed);
+    let (out, total) = worker.join().unwrap();
+    let after = asked.elapsed();
+    match out {
+        Err(Error::Cancelled) => assert!(
+            after < Duration::from_millis(400),
+            "stopped {after:?} after the request"
+        ),
+        other => panic!("expected a cancelled run, got {other:?} after {total:?}"),
+    }
 }
 
 #[test]

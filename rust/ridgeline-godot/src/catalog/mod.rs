@@ -1,0 +1,6 @@
+//! The node catalogue for GDScript: what node types a terrain graph can hold, from the core's
+//! declarative registry (`ridgeline_core::nodes::REGISTRY`).
+
+mod terrain_nodes;
+
+pub use terrain_nodes::TerrainNodes;
