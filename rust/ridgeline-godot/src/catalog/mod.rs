@@ -1,6 +1,4 @@
 //! The node catalogue for GDScript: what node types a terrain graph can hold, from the core's
 //! declarative registry (`ridgeline_core::nodes::REGISTRY`).
 
-mod terrain_nodes;
-
-pub use terrain_nodes::TerrainNodes;
+pub mod terrain_nodes;
