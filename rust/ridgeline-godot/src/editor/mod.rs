@@ -6,11 +6,13 @@
 //! - [`live_stroke`]: strokes while dragging, one undo step on release;
 //! - [`input`] (pure) and [`events`]: what a viewport event does;
 //! - [`tools`] (pure): tools, brush settings, stroke JSON; [`stamp_path`] (pure): stamp spacing;
-//! - [`preview`]: the brush ring; [`settings`]: remembered brush settings.
+//! - [`preview`]: the brush ring; [`settings`]: remembered brush settings;
+//! - [`gizmo`]: click-to-select and the terrain's outline.
 
 mod dock;
 mod events;
 pub mod export_plugin;
+mod gizmo;
 mod input;
 mod live_stroke;
 pub mod plugin;

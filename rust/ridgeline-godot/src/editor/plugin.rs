@@ -3,6 +3,7 @@
 
 use super::dock::Dock;
 use super::export_plugin::TerrainExportPlugin;
+use super::gizmo::TerrainGizmoPlugin;
 use super::input::{self, Command};
 use super::live_stroke::LiveStroke;
 use super::preview::Ring;
@@ -30,6 +31,7 @@ use std::collections::HashMap;
 #[class(tool, init, base = EditorPlugin)]
 pub struct RidgelineEditorPlugin {
     export: Option<Gd<TerrainExportPlugin>>,
+    gizmo: Option<Gd<TerrainGizmoPlugin>>,
     pub(super) dock: Option<Dock>,
     /// The edited terrain.
     pub(super) terrain: Option<Gd<Terrain3D>>,
@@ -55,6 +57,9 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         let plugin = TerrainExportPlugin::new_gd();
         self.base_mut().add_export_plugin(&plugin);
         self.export = Some(plugin);
+        let gizmo = TerrainGizmoPlugin::new_gd();
+        self.base_mut().add_node_3d_gizmo_plugin(&gizmo);
+        self.gizmo = Some(gizmo);
         self.brushes = settings::load_brushes();
         let dock = Dock::new(&self.to_gd().upcast());
         let control = dock.control();
@@ -68,6 +73,9 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         self.leave_terrain();
         if let Some(plugin) = self.export.take() {
             self.base_mut().remove_export_plugin(&plugin);
+        }
+        if let Some(gizmo) = self.gizmo.take() {
+            self.base_mut().remove_node_3d_gizmo_plugin(&gizmo);
         }
         if let Some(dock) = self.dock.take() {
             // Detach first: on 4.6 removing the dock frees its wrapper and everything in it.
