@@ -11,8 +11,12 @@ use godot::prelude::*;
 /// Cells per side of the coarse picking mesh.
 const PICK_CELLS: usize = 32;
 
-/// Click-selection and outline gizmo for [Terrain3D] in the 3D editor (registered by
-/// [RidgelineEditorPlugin]).
+/// Click-selection and outline gizmo for [Terrain3D] in the 3D editor.
+///
+/// [RidgelineEditorPlugin] registers it; there is nothing to set up. Each Terrain3D gets a gizmo
+/// whose collision triangles are a coarse (32×32 cells) copy of its surface, so a click on the
+/// terrain in the viewport selects it, and whose lines outline the terrain's edge. The gizmo is
+/// redrawn after every generation and edit. Editor only: not registered in exported games.
 #[derive(GodotClass)]
 #[class(tool, init, base = EditorNode3DGizmoPlugin)]
 pub struct TerrainGizmoPlugin {
