@@ -4,6 +4,7 @@
 
 mod bench;
 mod editor_help;
+mod editor_tests;
 mod fuzz;
 mod godot;
 mod layering;
@@ -24,7 +25,10 @@ verbs:
   test [--no-lint] [--godot-only] [--filter=TEXT]
                    fmt + clippy, every Rust test, then every Godot headless test under tests/;
                    ends with `N passed, N failed` (--godot-only skips lint and Rust tests;
-                   --filter runs only Godot tests whose name contains TEXT)
+                   --filter runs only Godot tests whose name contains TEXT;
+                   --filter=editor_tests[:TEXT] runs only the editor suite, tests_editor/)
+  editor-shot      screenshots of the editor (Terrain dock, brush ring) under Xvfb into
+                   target/editor-shot/
   demo [--png]     build and run the demo; without a display (or with --png) render it under
                    Xvfb to target/demo/demo.png
   bench [--quick]  run every benchmark; prints `bench <id> ours=… peer=… ratio=… unit=…`
@@ -52,6 +56,9 @@ fn main() {
             }
         }),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("editor-shot") => godot::locate_or_provision()
+            .and_then(|g| build_and_install().map(|_| g))
+            .and_then(|g| editor_tests::shot(&g)),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{USAGE}");
             Ok(())

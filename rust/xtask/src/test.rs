@@ -101,9 +101,24 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
 
+    // `--filter=editor_tests[:TEXT]` runs the editor suite alone (TEXT: a substring of
+    // `file.test_name`); other filters skip it.
+    let editor_filter = match filter.as_deref() {
+        None => Some(""),
+        Some(f) => f
+            .strip_prefix("editor_tests")
+            .filter(|rest| rest.is_empty() || rest.starts_with(':'))
+            .map(|rest| rest.trim_start_matches(':')),
+    };
     match build_and_install() {
+        Ok(_) if editor_filter.is_some() && filter.is_some() => {
+            editor_suite(&godot, &mut tally, editor_filter);
+        }
         Ok(_) => {
             run_godot_suites(&godot, &mut tally, filter.as_deref())?;
+            if editor_filter.is_some() {
+                editor_suite(&godot, &mut tally, editor_filter);
+            }
             if filter
                 .as_deref()
                 .is_none_or(|f| "editor_help".contains(f) || f.contains("editor_help"))
@@ -277,6 +292,14 @@ fn editor_help_check(godot: &godot::Godot, tally: &mut Tally) {
             }
         }
         Err(e) => tally.problem(format!("editor help check failed: {e:#}")),
+    }
+}
+
+/// The editor suite (`tests_editor/`, see `editor_tests`).
+fn editor_suite(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str>) {
+    match crate::editor_tests::run(godot, filter) {
+        Ok(out) => judge_godot_run(&out, tally),
+        Err(e) => tally.problem(format!("the editor tests could not run: {e:#}")),
     }
 }
 

@@ -1,5 +1,22 @@
-//! The editor side of the addon: the editor plugin and the export cooker. Editor-only code calls
-//! the same runtime API a game uses.
+//! The editor side of the addon: the editor plugin (Terrain dock, viewport brushes, undo,
+//! saving) and the export cooker. Editor-only code calls the same runtime API a game uses.
+//!
+//! - [`plugin`]: `RidgelineEditorPlugin`, its virtuals and dock callbacks;
+//! - [`dock`]: the dock's stock controls;
+//! - [`live_stroke`]: strokes while dragging, one undo step on release;
+//! - [`input`] (pure) and [`events`]: what a viewport event does;
+//! - [`tools`] (pure): tools, brush settings, stroke JSON; [`stamp_path`] (pure): stamp spacing;
+//! - [`preview`]: the brush ring; [`settings`]: remembered brush settings;
+//! - [`gizmo`]: click-to-select and the terrain's outline.
 
+mod dock;
+mod events;
 pub mod export_plugin;
+mod gizmo;
+mod input;
+mod live_stroke;
 pub mod plugin;
+mod preview;
+mod settings;
+mod stamp_path;
+mod tools;

@@ -1,17 +1,53 @@
-//! The editor side of the addon: registers the export cooker.
+//! `RidgelineEditorPlugin`: the Terrain dock, viewport brushes with one undo step per stroke,
+//! saving edited assets, and the export cooker.
 
+use super::dock::Dock;
 use super::export_plugin::TerrainExportPlugin;
-use godot::classes::{EditorPlugin, IEditorPlugin};
+use super::gizmo::TerrainGizmoPlugin;
+use super::input::{self, Command};
+use super::live_stroke::LiveStroke;
+use super::preview::Ring;
+use super::tools::{Brush, Group, Tool};
+use super::{events, settings};
+use crate::resources::terrain_asset::TerrainAsset;
+use crate::terrain::Terrain3D;
+use godot::classes::editor_plugin::{AfterGuiInput, DockSlot};
+use godot::classes::{
+    Camera3D, Control, EditorPlugin, IEditorPlugin, InputEvent, ResourceSaver, Viewport,
+};
+use godot::global::Error;
 use godot::prelude::*;
+use std::collections::HashMap;
 
 /// Ridgeline's editor plugin, added automatically when the extension loads in the editor.
 ///
-/// It registers [TerrainExportPlugin], so every export ships cooked terrains. There is nothing
-/// to enable: the extension loads it in every project that contains the addon.
+/// With a [Terrain3D] selected it shows the **Terrain** dock (tools, brush settings, saving)
+/// and paints strokes in the 3D viewport: each drag is one stroke and one undo step
+/// (Ctrl+Z / Ctrl+Y), written into the terrain's asset, which is saved with the scene (Ctrl+S)
+/// or with **Apply changes to asset**. It also registers [TerrainExportPlugin], so every export
+/// ships cooked terrains. Nothing to enable: the extension loads it in every project that
+/// contains the addon. See `docs/editor.md`.
 #[derive(GodotClass)]
 #[class(tool, init, base = EditorPlugin)]
 pub struct RidgelineEditorPlugin {
     export: Option<Gd<TerrainExportPlugin>>,
+    gizmo: Option<Gd<TerrainGizmoPlugin>>,
+    pub(super) dock: Option<Dock>,
+    /// The edited terrain.
+    pub(super) terrain: Option<Gd<Terrain3D>>,
+    pub(super) tool: Tool,
+    pub(super) brushes: HashMap<Group, Brush>,
+    pub(super) stroke: Option<LiveStroke>,
+    pub(super) ring: Option<Ring>,
+    /// Terrain-local cursor position over the surface, with its height and slope.
+    pub(super) cursor: Option<super::live_stroke::Cursor>,
+    /// Modifiers of the last event (the ring's colour).
+    pub(super) shift: bool,
+    pub(super) ctrl: bool,
+    /// Assets edited since they were last saved.
+    pub(super) dirty: Vec<Gd<TerrainAsset>>,
+    /// The last message shown in the dock.
+    pub(super) message: String,
     base: Base<EditorPlugin>,
 }
 
@@ -21,11 +57,463 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         let plugin = TerrainExportPlugin::new_gd();
         self.base_mut().add_export_plugin(&plugin);
         self.export = Some(plugin);
+        let gizmo = TerrainGizmoPlugin::new_gd();
+        self.base_mut().add_node_3d_gizmo_plugin(&gizmo);
+        self.gizmo = Some(gizmo);
+        self.brushes = settings::load_brushes();
+        let dock = Dock::new(&self.to_gd().upcast());
+        let control = dock.control();
+        self.base_mut()
+            .add_control_to_dock(DockSlot::RIGHT_UL, &control);
+        self.dock = Some(dock);
+        self.refresh_dock();
     }
 
     fn exit_tree(&mut self) {
+        self.leave_terrain();
         if let Some(plugin) = self.export.take() {
             self.base_mut().remove_export_plugin(&plugin);
         }
+        if let Some(gizmo) = self.gizmo.take() {
+            self.base_mut().remove_node_3d_gizmo_plugin(&gizmo);
+        }
+        if let Some(dock) = self.dock.take() {
+            // Detach first: on 4.6 removing the dock frees its wrapper and everything in it.
+            let mut control = dock.control();
+            if let Some(mut parent) = control.get_parent() {
+                parent.remove_child(&control);
+            }
+            self.base_mut().remove_control_from_docks(&control);
+            control.queue_free();
+        }
+    }
+
+    fn get_plugin_name(&self) -> GString {
+        "Ridgeline".into()
+    }
+
+    fn handles(&self, object: Gd<Object>) -> bool {
+        object.try_cast::<Terrain3D>().is_ok()
+    }
+
+    fn edit(&mut self, object: Option<Gd<Object>>) {
+        let next = object.and_then(|o| o.try_cast::<Terrain3D>().ok());
+        if next == self.terrain {
+            return;
+        }
+        self.leave_terrain();
+        self.terrain = next;
+        self.refresh_dock();
+    }
+
+    fn make_visible(&mut self, visible: bool) {
+        if visible && let Some(d) = &self.dock {
+            d.bring_to_front();
+        }
+        if !visible {
+            self.leave_terrain();
+            self.terrain = None;
+            self.refresh_dock();
+        }
+    }
+
+    fn forward_3d_gui_input(
+        &mut self,
+        camera: Option<Gd<Camera3D>>,
+        event: Option<Gd<InputEvent>>,
+    ) -> i32 {
+        let (Some(camera), Some(event)) = (camera, event) else {
+            return AfterGuiInput::PASS.ord();
+        };
+        if self.terrain.is_none() {
+            return AfterGuiInput::PASS.ord();
+        }
+        let ev = events::convert(&event);
+        if std::env::var_os("RIDGELINE_EDITOR_DEBUG").is_some() {
+            godot_print!("ridgeline editor input: {} -> {ev:?}", event.as_text());
+        }
+        let decision = input::decide(self.tool, self.stroke.is_some(), &ev);
+        self.shift = ev.shift;
+        self.ctrl = ev.ctrl;
+        let ray = events::viewport_position(&camera, &event)
+            .map(|p| (camera.project_ray_origin(p), camera.project_ray_normal(p)));
+        if let Some((from, dir)) = ray {
+            self.update_cursor(from, dir);
+        }
+        if let Some(cmd) = decision.command {
+            self.run(cmd);
+        }
+        self.update_ring();
+        self.base().update_overlays();
+        if decision.consume {
+            if event.is_class("InputEventKey") {
+                mark_handled(&camera);
+            }
+            AfterGuiInput::STOP.ord()
+        } else {
+            AfterGuiInput::PASS.ord()
+        }
+    }
+
+    fn forward_3d_draw_over_viewport(&mut self, overlay: Option<Gd<Control>>) {
+        let (Some(overlay), Some(_)) = (overlay, &self.terrain) else {
+            return;
+        };
+        if self.tool == Tool::None {
+            return;
+        }
+        let Some(font) = overlay.get_theme_default_font() else {
+            return;
+        };
+        let text = self.cursor_label();
+        let pos = Vector2::new(12.0, overlay.get_size().y - 16.0);
+        overlay
+            .draw_string_outline_ex(&font, pos, &text)
+            .size(4)
+            .font_size(15)
+            .modulate(Color::from_rgba(0.0, 0.0, 0.0, 0.8))
+            .done();
+        overlay
+            .draw_string_ex(&font, pos, &text)
+            .font_size(15)
+            .modulate(Color::from_rgb(1.0, 1.0, 1.0))
+            .done();
+    }
+
+    fn save_external_data(&mut self) {
+        self.save_dirty();
+    }
+
+    fn get_unsaved_status(&self, _for_scene: GString) -> GString {
+        if self.dirty.is_empty() {
+            return GString::new();
+        }
+        let names: Vec<String> = self
+            .dirty
+            .iter()
+            .map(|a| a.get_path().to_string())
+            .collect();
+        format!(
+            "Save changes to the terrain asset(s) {} before closing?",
+            names.join(", ")
+        )
+        .as_str()
+        .into()
+    }
+}
+
+#[godot_api]
+impl RidgelineEditorPlugin {
+    /// Selects a tool by name (`none`, `raise`, `lower`, `smooth`, `flatten`, `set_height`,
+    /// `exclude`, `erase`), as the dock's buttons do. Returns false for an unknown name.
+    #[func]
+    pub fn set_tool(&mut self, name: GString) -> bool {
+        match Tool::from_name(&name.to_string()) {
+            Some(t) => {
+                self.select_tool(t);
+                true
+            }
+            None => {
+                godot_error!("RidgelineEditorPlugin.set_tool: unknown tool `{name}`");
+                false
+            }
+        }
+    }
+
+    /// The current tool's name.
+    #[func]
+    pub fn get_tool(&self) -> GString {
+        self.tool.name().into()
+    }
+
+    /// The current tool group's brush settings: `size`, `strength`, `falloff`, `spacing`,
+    /// `target_height`.
+    #[func]
+    pub fn get_brush(&self) -> VarDictionary {
+        let b = self.brush();
+        let mut d = VarDictionary::new();
+        d.set("size", b.size);
+        d.set("strength", b.strength);
+        d.set("falloff", b.falloff);
+        d.set("spacing", b.spacing);
+        d.set("target_height", b.target_height);
+        d
+    }
+
+    /// Sets brush settings of the current tool group from a Dictionary with any of the keys of
+    /// [method get_brush]; values are clamped into range. Remembered per project.
+    #[func]
+    pub fn set_brush(&mut self, values: VarDictionary) {
+        let mut b = self.brush().to_json();
+        for (k, v) in values.iter_shared() {
+            if let (Ok(k), Ok(v)) = (k.try_to::<GString>(), v.try_to::<f64>()) {
+                b[k.to_string()] = serde_json::json!(v);
+            }
+        }
+        self.set_current_brush(Brush::from_json(&b));
+    }
+
+    /// The text of the label drawn next to the cursor: tool, size, strength, and the height and
+    /// slope under the cursor.
+    #[func]
+    pub fn get_cursor_label(&self) -> GString {
+        self.cursor_label().as_str().into()
+    }
+
+    /// The last message the dock shows (errors, saves, read-only sources).
+    #[func]
+    pub fn get_message(&self) -> GString {
+        self.message.as_str().into()
+    }
+
+    /// True while a brush stroke is in progress (left button held).
+    #[func]
+    pub fn is_stroking(&self) -> bool {
+        self.stroke.is_some()
+    }
+
+    /// Dock: a tool button was pressed.
+    #[func]
+    fn _on_tool_button(&mut self, name: GString) {
+        self.set_tool(name);
+    }
+
+    /// Dock: a brush value changed.
+    #[func]
+    fn _on_brush_value(&mut self, value: f64, key: GString) {
+        let mut b = self.brush().to_json();
+        b[key.to_string()] = serde_json::json!(value);
+        self.set_current_brush(Brush::from_json(&b));
+    }
+
+    /// Dock: **Apply changes to asset** was pressed.
+    #[func]
+    fn _on_save_pressed(&mut self) {
+        if self.dirty.is_empty() {
+            self.show_message("Nothing to save: the asset has no unsaved edits.", false);
+        }
+        self.save_dirty();
+    }
+
+    /// Dock: **Generate** was pressed.
+    #[func]
+    fn _on_generate_pressed(&mut self) {
+        if let Some(t) = &self.terrain {
+            let mut t = t.clone();
+            self.run_deferred_generate(&mut t);
+        }
+    }
+
+    /// An edited asset emitted `changed` (a stroke, undo or redo wrote into it).
+    #[func]
+    fn _on_asset_changed(&mut self, asset: Gd<TerrainAsset>) {
+        if !self.dirty.contains(&asset) {
+            self.dirty.push(asset);
+            self.refresh_status();
+        }
+    }
+
+    /// The edited terrain reported generation progress.
+    #[func]
+    fn _on_generation_progress(&mut self, fraction: f32, stage: GString) {
+        if let Some(d) = &mut self.dock {
+            d.progress.set_visible(true);
+            d.progress.set_value(fraction as f64);
+            d.progress.set_tooltip_text(&stage);
+        }
+    }
+
+    /// The edited terrain finished generating.
+    #[func]
+    fn _on_generation_finished(&mut self, ok: bool, message: GString) {
+        if let Some(d) = &mut self.dock {
+            d.progress.set_visible(false);
+        }
+        let text = if ok {
+            format!("Generated ({message}).")
+        } else {
+            format!("Generation failed: {message}")
+        };
+        self.show_message(&text, !ok);
+        self.refresh_status();
+    }
+}
+
+impl RidgelineEditorPlugin {
+    /// The brush of the current tool's group.
+    pub(super) fn brush(&self) -> Brush {
+        self.brushes
+            .get(&self.tool.group())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    pub(super) fn set_current_brush(&mut self, b: Brush) {
+        let g = self.tool.group();
+        self.brushes.insert(g, b.clamped());
+        settings::save_brush(g, &b.clamped());
+        self.refresh_tool();
+    }
+
+    pub(super) fn select_tool(&mut self, t: Tool) {
+        if self.stroke.is_some() {
+            self.cancel_stroke();
+        }
+        self.tool = t;
+        if t == Tool::None {
+            self.ring = None;
+        }
+        self.refresh_tool();
+    }
+
+    fn refresh_tool(&mut self) {
+        let (tool, brush) = (self.tool, self.brush());
+        if let Some(d) = &mut self.dock {
+            d.show_tool(tool, &brush);
+        }
+        self.update_ring();
+        self.base().update_overlays();
+    }
+
+    /// Shows the dock's page for the edited terrain (or the idle hint) and connects signals.
+    fn refresh_dock(&mut self) {
+        let editing = self.terrain.is_some();
+        if let Some(d) = &mut self.dock {
+            d.show_editing(editing);
+        }
+        if let Some(t) = self.terrain.clone() {
+            let me = self.to_gd();
+            let mut t = t.upcast::<Object>();
+            for (signal, method) in [
+                ("generation_progress", "_on_generation_progress"),
+                ("generation_finished", "_on_generation_finished"),
+            ] {
+                let call = Callable::from_object_method(&me, method);
+                if !t.is_connected(signal, &call) {
+                    t.connect(signal, &call);
+                }
+            }
+        }
+        self.refresh_status();
+        self.refresh_tool();
+    }
+
+    /// The source line: what a stroke edits, or why it cannot.
+    pub(super) fn refresh_status(&mut self) {
+        let text = match &self.terrain {
+            None => String::new(),
+            Some(t) => match super::live_stroke::source_of(t) {
+                Ok(a) => {
+                    let unsaved = if self.dirty.contains(&a) {
+                        " (unsaved)"
+                    } else {
+                        ""
+                    };
+                    format!("Editing asset {}{unsaved}", a.get_path())
+                }
+                Err(why) => why,
+            },
+        };
+        if let Some(d) = &mut self.dock {
+            d.set_status(&text);
+        }
+    }
+
+    pub(super) fn show_message(&mut self, text: &str, error: bool) {
+        if error {
+            godot_warn!("Ridgeline: {text}");
+        }
+        self.message = text.to_string();
+        if let Some(d) = &mut self.dock {
+            d.set_message(text, error);
+        }
+    }
+
+    /// Cancels a live stroke and hides the cursor when the terrain stops being edited. Edits
+    /// already made stay (and stay unsaved until saved).
+    fn leave_terrain(&mut self) {
+        if self.stroke.is_some() {
+            self.cancel_stroke();
+        }
+        self.ring = None;
+        self.cursor = None;
+    }
+
+    /// Saves every edited asset through the atomic saver; a failure keeps it unsaved.
+    pub(super) fn save_dirty(&mut self) {
+        let mut failed = Vec::new();
+        let mut saved = Vec::new();
+        for asset in std::mem::take(&mut self.dirty) {
+            let err = ResourceSaver::singleton().save(&asset);
+            if err == Error::OK {
+                saved.push(asset.get_path().to_string());
+            } else {
+                failed.push(format!("{}: {err:?}", asset.get_path()));
+                self.dirty.push(asset);
+            }
+        }
+        if !failed.is_empty() {
+            self.show_message(
+                &format!(
+                    "Saving failed, the edits stay unsaved: {}",
+                    failed.join("; ")
+                ),
+                true,
+            );
+        } else if !saved.is_empty() {
+            self.show_message(&format!("Saved {}.", saved.join(", ")), false);
+        }
+        self.refresh_status();
+    }
+
+    fn run_deferred_generate(&mut self, t: &mut Gd<Terrain3D>) {
+        if self.stroke.is_some() {
+            self.cancel_stroke();
+        }
+        t.call_deferred("generate", &[]);
+        self.show_message("Generating…", false);
+    }
+
+    /// Runs one brush command.
+    fn run(&mut self, cmd: Command) {
+        match cmd {
+            Command::Begin { invert } => self.begin_stroke(invert),
+            Command::Extend => self.extend_stroke(),
+            Command::End => self.end_stroke(),
+            Command::Cancel => self.cancel_stroke(),
+            Command::SelectTool(t) => self.select_tool(t),
+            Command::Resize(up) => self.set_current_brush(self.brush().resized(up)),
+            Command::Strength(up) => self.set_current_brush(self.brush().restrengthened(up)),
+            Command::PickHeight => {
+                if let Some(c) = self.cursor {
+                    let b = Brush {
+                        target_height: c.height,
+                        ..self.brush()
+                    };
+                    self.set_current_brush(b);
+                }
+            }
+            Command::AdjustTarget(d) => {
+                let b = self.brush();
+                let t = ((b.target_height + d) * 10.0).round() / 10.0;
+                self.set_current_brush(Brush {
+                    target_height: t,
+                    ..b
+                });
+            }
+            Command::Hover => {}
+        }
+    }
+}
+
+/// Marks a consumed key handled on the window that dispatches it (the viewport surface's
+/// window, not the 3D SubViewport), so the editor's shortcuts do not also act on it.
+fn mark_handled(camera: &Gd<Camera3D>) {
+    let outer: Option<Gd<Viewport>> = camera
+        .get_viewport()
+        .and_then(|v| v.get_parent())
+        .and_then(|p| p.get_viewport());
+    if let Some(mut v) = outer {
+        v.set_input_as_handled();
     }
 }

@@ -292,7 +292,9 @@ impl Terrain3D {
         };
         a.set_document(doc);
         drop(a);
-        asset.emit_changed();
+        // Deferred: this node is mutably bound here, and `changed` handlers (the inspector, the
+        // editor plugin) may call back into it.
+        asset.call_deferred("emit_changed", &[]);
         true
     }
 }

@@ -35,6 +35,7 @@ impl INode3D for Terrain3D {
             masks: None,
             session_lost: None,
             next_edit_fault: None,
+            editor_history: Default::default(),
             last_error: String::new(),
             base,
         }

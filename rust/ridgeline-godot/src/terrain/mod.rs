@@ -104,6 +104,8 @@ pub struct Terrain3D {
     session_lost: Option<String>,
     /// Fault injection for tests (`_test_break_edit_session`): what goes wrong in the next edit.
     next_edit_fault: Option<editing::Fault>,
+    /// Ids of the editor's undo steps (see [`editor_history`]).
+    editor_history: editor_history::EditorHistory,
     last_error: String,
     base: Base<Node3D>,
 }
@@ -235,6 +237,7 @@ impl Terrain3D {
 // definition.
 mod edit_session;
 mod editing;
+mod editor_history;
 mod generation;
 pub mod job;
 pub mod layer_kind;

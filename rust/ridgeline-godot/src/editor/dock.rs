@@ -1,0 +1,217 @@
+//! The Terrain dock, built from stock controls (no Control subclass: nothing editor-only is
+//! registered in games). Its signals call the plugin's `_on_*` methods.
+
+use super::tools::{Brush, SIZE_RANGE, TOOLS, Tool};
+use godot::classes::control::SizeFlags;
+use godot::classes::{
+    Button, ButtonGroup, Control, GridContainer, HFlowContainer, HSeparator, Label, ProgressBar,
+    SpinBox, TabContainer, VBoxContainer,
+};
+use godot::prelude::*;
+
+/// A brush field of the dock: key (as in [`Brush::to_json`]), label, range, step.
+const FIELDS: [(&str, &str, f64, f64, f64); 5] = [
+    ("size", "Size (m)", SIZE_RANGE.0, SIZE_RANGE.1, 0.1),
+    ("strength", "Strength", 0.0, 1.0, 0.01),
+    ("falloff", "Falloff", 0.0, 1.0, 0.01),
+    ("spacing", "Spacing", 0.05, 1.0, 0.01),
+    (
+        "target_height",
+        "Target height (m)",
+        -100000.0,
+        100000.0,
+        0.1,
+    ),
+];
+
+/// The hotkeys, as the dock lists them.
+pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set height)\n\
+    [ ] size · - = strength · 1–7 tool · Esc cancel stroke, then None\n\
+    Ctrl+wheel ±1 m, Ctrl+Alt+wheel ±0.1 m target (Set height)\n\
+    RMB/MMB/wheel/Alt navigate · Ctrl+Z / Ctrl+Y undo / redo · Ctrl+S saves the asset";
+
+/// The dock's controls.
+pub struct Dock {
+    /// The dock's root (its name is the tab title).
+    pub root: Gd<VBoxContainer>,
+    /// Shown with a Terrain3D selected.
+    page: Gd<VBoxContainer>,
+    /// Shown without one.
+    idle: Gd<Label>,
+    status: Gd<Label>,
+    buttons: Vec<(Tool, Gd<Button>)>,
+    spins: Vec<(&'static str, Gd<SpinBox>)>,
+    /// The generation progress bar.
+    pub progress: Gd<ProgressBar>,
+    message: Gd<Label>,
+}
+
+fn label(text: &str) -> Gd<Label> {
+    let mut l = Label::new_alloc();
+    l.set_text(text);
+    l
+}
+
+fn button(text: &str, target: &Gd<Object>, method: &str, args: &[Variant]) -> Gd<Button> {
+    let mut b = Button::new_alloc();
+    b.set_text(text);
+    let mut call = Callable::from_object_method(target, method);
+    if !args.is_empty() {
+        call = call.bindv(&VarArray::from(args));
+    }
+    b.connect("pressed", &call);
+    b
+}
+
+impl Dock {
+    /// Builds the dock; signals go to `plugin`.
+    pub fn new(plugin: &Gd<Object>) -> Dock {
+        let mut root = VBoxContainer::new_alloc();
+        root.set_name("Terrain");
+        root.set_custom_minimum_size(Vector2::new(260.0, 0.0));
+        let mut idle = label("Select a Terrain3D to edit it.");
+        idle.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
+        root.add_child(&idle);
+        let mut page = VBoxContainer::new_alloc();
+        page.set_v_size_flags(SizeFlags::EXPAND_FILL);
+        root.add_child(&page);
+
+        let mut status = label("");
+        status.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
+        page.add_child(&status);
+        page.add_child(&label("Tools"));
+        let mut flow = HFlowContainer::new_alloc();
+        let group = ButtonGroup::new_gd();
+        let mut buttons = Vec::new();
+        for (i, t) in TOOLS.iter().enumerate() {
+            let text = if i == 0 {
+                t.label().to_string()
+            } else {
+                format!("{i} {}", t.label())
+            };
+            let mut b = button(&text, plugin, "_on_tool_button", &[t.name().to_variant()]);
+            b.set_toggle_mode(true);
+            b.set_button_group(&group);
+            b.set_tooltip_text(&format!(
+                "{} (hotkey {})",
+                t.label(),
+                if i == 0 {
+                    "Esc".to_string()
+                } else {
+                    i.to_string()
+                }
+            ));
+            flow.add_child(&b);
+            buttons.push((*t, b));
+        }
+        page.add_child(&flow);
+        page.add_child(&HSeparator::new_alloc());
+        page.add_child(&label("Brush"));
+        let mut grid = GridContainer::new_alloc();
+        grid.set_columns(2);
+        let mut spins = Vec::new();
+        for (key, text, lo, hi, step) in FIELDS {
+            grid.add_child(&label(text));
+            let mut s = SpinBox::new_alloc();
+            s.set_min(lo);
+            s.set_max(hi);
+            s.set_step(step);
+            s.set_h_size_flags(SizeFlags::EXPAND_FILL);
+            let call = Callable::from_object_method(plugin, "_on_brush_value")
+                .bindv(&VarArray::from(&[key.to_variant()]));
+            s.connect("value_changed", &call);
+            grid.add_child(&s);
+            spins.push((key, s));
+        }
+        page.add_child(&grid);
+        page.add_child(&HSeparator::new_alloc());
+        let mut row = HFlowContainer::new_alloc();
+        let mut save = button("Apply changes to asset", plugin, "_on_save_pressed", &[]);
+        save.set_tooltip_text("Save the edited terrain asset now (Ctrl+S saves it too)");
+        row.add_child(&save);
+        row.add_child(&button("Generate", plugin, "_on_generate_pressed", &[]));
+        page.add_child(&row);
+        let mut progress = ProgressBar::new_alloc();
+        progress.set_max(1.0);
+        progress.set_step(0.001);
+        progress.set_visible(false);
+        page.add_child(&progress);
+        let mut message = label("");
+        message.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
+        page.add_child(&message);
+        page.add_child(&HSeparator::new_alloc());
+        let mut help = label(HELP);
+        help.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
+        help.add_theme_font_size_override("font_size", 11);
+        page.add_child(&help);
+        page.set_visible(false);
+        Dock {
+            root,
+            page,
+            idle,
+            status,
+            buttons,
+            spins,
+            progress,
+            message,
+        }
+    }
+
+    /// Shows the editing page (a terrain is selected) or the idle hint.
+    pub fn show_editing(&mut self, editing: bool) {
+        self.page.set_visible(editing);
+        self.idle.set_visible(!editing);
+    }
+
+    /// Reflects the tool and brush without emitting signals.
+    pub fn show_tool(&mut self, tool: Tool, brush: &Brush) {
+        for (t, b) in &mut self.buttons {
+            b.set_pressed_no_signal(*t == tool);
+        }
+        let values = brush.to_json();
+        for (key, s) in &mut self.spins {
+            if let Some(v) = values.get(*key).and_then(|v| v.as_f64()) {
+                s.set_value_no_signal(v);
+            }
+            if *key == "target_height" {
+                s.set_editable(tool == Tool::SetHeight);
+            }
+        }
+    }
+
+    /// The source line (what is edited, or why it is read-only).
+    pub fn set_status(&mut self, text: &str) {
+        self.status.set_text(text);
+    }
+
+    /// The message line (the last error, warning or save result).
+    pub fn set_message(&mut self, text: &str, error: bool) {
+        self.message.set_text(text);
+        let c = if error {
+            Color::from_rgb(1.0, 0.45, 0.4)
+        } else {
+            Color::from_rgb(0.7, 0.85, 0.7)
+        };
+        self.message.add_theme_color_override("font_color", c);
+    }
+
+    /// Brings the dock's tab to the front of its tab container.
+    pub fn bring_to_front(&self) {
+        let mut page: Gd<Node> = self.root.clone().upcast();
+        while let Some(parent) = page.get_parent() {
+            if let Ok(mut tabs) = parent.clone().try_cast::<TabContainer>() {
+                let i = page.get_index();
+                if tabs.get_current_tab() != i {
+                    tabs.set_current_tab(i);
+                }
+                return;
+            }
+            page = parent;
+        }
+    }
+
+    /// The root as a Control.
+    pub fn control(&self) -> Gd<Control> {
+        self.root.clone().upcast()
+    }
+}

@@ -1,0 +1,276 @@
+//! Brush strokes in the viewport. While the left button is held each new run of stamps is
+//! applied at once (the surface follows the brush); on release those partial strokes are undone
+//! — restoring the exact samples — and the whole drag is applied again as **one** stroke, which
+//! becomes one `EditorUndoRedoManager` action committed without executing (it is already
+//! applied). Undo and redo call `Terrain3D._editor_undo/_editor_redo(id)`, which act only when
+//! the core history's top record is that stroke. Esc undoes the partial strokes: exact.
+
+use super::plugin::RidgelineEditorPlugin;
+use super::preview::{Ring, RingState};
+use super::stamp_path::StampPath;
+use super::tools::{self, Brush, Tool};
+use crate::resources::terrain_asset::TerrainAsset;
+use crate::terrain::Terrain3D;
+use godot::classes::Json;
+use godot::prelude::*;
+
+/// Where the cursor meets the surface.
+#[derive(Clone, Copy, Debug)]
+pub struct Cursor {
+    /// Terrain-local X, Z.
+    pub local: [f64; 2],
+    /// Terrain-local height.
+    pub height: f64,
+    /// Slope in degrees (0 flat).
+    pub slope_deg: f64,
+}
+
+/// A stroke in progress.
+pub struct LiveStroke {
+    terrain: Gd<Terrain3D>,
+    tool: Tool,
+    brush: Brush,
+    target: f64,
+    path: StampPath,
+    points: Vec<[f64; 2]>,
+    /// Partial strokes applied so far (core history records).
+    applied: u32,
+}
+
+/// The asset a stroke on `t` edits, or why `t` cannot be edited in the editor.
+pub fn source_of(t: &Gd<Terrain3D>) -> Result<Gd<TerrainAsset>, String> {
+    let asset = t
+        .get("asset")
+        .try_to::<Option<Gd<TerrainAsset>>>()
+        .ok()
+        .flatten();
+    match asset {
+        Some(a) if a.bind().is_cooked() => Err(format!(
+            "Read-only: {} is a cooked terrain (.terrain.bin). Edit its .terrain.json source \
+             and cook it again.",
+            a.get_path()
+        )),
+        Some(a) if a.bind().document().is_none() => Err(format!(
+            "Read-only: {} has no valid recipe (see the Output panel).",
+            a.get_path()
+        )),
+        Some(a) => Ok(a),
+        None if !t.get("recipe").to::<GString>().is_empty() => Err(
+            "Read-only here: this terrain uses an inline recipe. Brushes edit TerrainAssets \
+             (.terrain.json); save the recipe as an asset to sculpt it."
+                .into(),
+        ),
+        None => {
+            Err("No source: assign a TerrainAsset (.terrain.json) to edit this terrain.".into())
+        }
+    }
+}
+
+/// Applies a stroke given as JSON; false (with the terrain's error printed) when refused.
+fn apply(terrain: &mut Gd<Terrain3D>, stroke: &serde_json::Value) -> bool {
+    let v = Json::parse_string(&stroke.to_string());
+    let Ok(dict) = v.try_to::<VarDictionary>() else {
+        return false;
+    };
+    terrain.bind_mut().apply_stroke(dict)
+}
+
+impl RidgelineEditorPlugin {
+    /// Picks the surface under the ray; the cursor is cleared on a miss.
+    pub(super) fn update_cursor(&mut self, from: Vector3, dir: Vector3) {
+        let Some(t) = &self.terrain else {
+            self.cursor = None;
+            return;
+        };
+        let hit = Terrain3D::raycast(t.clone(), from, dir, 1.0e6);
+        let (Some(p), Some(n)) = (hit.get("position"), hit.get("normal")) else {
+            self.cursor = None;
+            return;
+        };
+        let (p, n) = (p.to::<Vector3>(), n.to::<Vector3>());
+        let local = t.get_global_transform().affine_inverse() * p;
+        self.cursor = Some(Cursor {
+            local: [local.x as f64, local.z as f64],
+            height: local.y as f64,
+            slope_deg: (n.y.clamp(-1.0, 1.0) as f64).acos().to_degrees(),
+        });
+    }
+
+    /// The tool a stroke started now would use.
+    fn effective_tool(&self) -> Tool {
+        match &self.stroke {
+            Some(s) => s.tool,
+            None if self.shift => self.tool.inverted(),
+            None => self.tool,
+        }
+    }
+
+    pub(super) fn cursor_label(&self) -> String {
+        let c = self.cursor;
+        tools::label(
+            self.effective_tool(),
+            &self.brush(),
+            c.map(|c| c.height),
+            c.map(|c| c.slope_deg),
+        )
+    }
+
+    /// Redraws (or hides) the ring at the cursor.
+    pub(super) fn update_ring(&mut self) {
+        let (Some(t), Some(c)) = (self.terrain.clone(), self.cursor) else {
+            if let Some(r) = &mut self.ring {
+                r.hide();
+            }
+            return;
+        };
+        if self.tool == Tool::None || !t.is_inside_tree() {
+            self.ring = None;
+            return;
+        }
+        let Some(world) = t.get_world_3d() else {
+            return;
+        };
+        let scenario = world.get_scenario();
+        if self.ring.as_ref().is_none_or(|r| r.scenario() != scenario) {
+            self.ring = Some(Ring::new(scenario));
+        }
+        let state = if self.ctrl && self.tool == Tool::SetHeight {
+            RingState::Pick
+        } else if self.effective_tool() != self.tool {
+            RingState::Invert
+        } else {
+            RingState::Idle
+        };
+        let b = self.brush();
+        if let Some(r) = &mut self.ring {
+            r.update(&t, c.local, b.size / 2.0, b.falloff, state);
+        }
+    }
+
+    /// Left press: the first stamp.
+    pub(super) fn begin_stroke(&mut self, invert: bool) {
+        let Some(mut terrain) = self.terrain.clone() else {
+            return;
+        };
+        let Some(c) = self.cursor else {
+            return;
+        };
+        let asset = match source_of(&terrain) {
+            Ok(a) => a,
+            Err(why) => {
+                self.show_message(&why, true);
+                return;
+            }
+        };
+        if terrain.bind().is_generating() {
+            self.show_message("Wait for the generation to finish before painting.", true);
+            return;
+        }
+        let tool = if invert {
+            self.tool.inverted()
+        } else {
+            self.tool
+        };
+        let brush = self.brush();
+        let target = match tool {
+            Tool::Flatten => c.height,
+            Tool::SetHeight => brush.target_height,
+            _ => 0.0,
+        };
+        let Some(stroke) = tools::stroke_json(tool, &brush, target, &[c.local]) else {
+            return;
+        };
+        if !apply(&mut terrain, &stroke) {
+            self.show_message(
+                "The stroke was refused (see the Output panel for the reason).",
+                true,
+            );
+            return;
+        }
+        self.watch_asset(&asset);
+        self.stroke = Some(LiveStroke {
+            terrain,
+            tool,
+            brush,
+            target,
+            path: StampPath::begin(c.local, brush.stamp_spacing()),
+            points: vec![c.local],
+            applied: 1,
+        });
+    }
+
+    /// Left drag: stamps along the new segment, applied at once.
+    pub(super) fn extend_stroke(&mut self) {
+        let Some(c) = self.cursor else {
+            return;
+        };
+        let Some(s) = &mut self.stroke else {
+            return;
+        };
+        let mut stamps = Vec::new();
+        s.path.extend(c.local, &mut stamps);
+        if stamps.is_empty() {
+            return;
+        }
+        let Some(json) = tools::stroke_json(s.tool, &s.brush, s.target, &stamps) else {
+            return;
+        };
+        if apply(&mut s.terrain, &json) {
+            s.applied += 1;
+        }
+        s.points.extend(stamps);
+    }
+
+    /// Esc (or leaving the terrain) during a stroke: the surface returns exactly to its state
+    /// before the stroke.
+    pub(super) fn cancel_stroke(&mut self) {
+        let Some(mut s) = self.stroke.take() else {
+            return;
+        };
+        for _ in 0..s.applied {
+            s.terrain.bind_mut().undo_stroke();
+        }
+        self.show_message("Stroke cancelled.", false);
+    }
+
+    /// Left release: the drag becomes one stroke and one undo step.
+    pub(super) fn end_stroke(&mut self) {
+        let Some(mut s) = self.stroke.take() else {
+            return;
+        };
+        for _ in 0..s.applied {
+            s.terrain.bind_mut().undo_stroke();
+        }
+        let Some(json) = tools::stroke_json(s.tool, &s.brush, s.target, &s.points) else {
+            return;
+        };
+        if !apply(&mut s.terrain, &json) {
+            self.show_message("The stroke was refused (see the Output panel).", true);
+            return;
+        }
+        let id = s.terrain.bind_mut()._editor_commit();
+        let Some(mut ur) = self.base().get_undo_redo() else {
+            return;
+        };
+        let name = format!("Ridgeline: {} stroke", s.tool.label());
+        let target = s.terrain.clone().upcast::<Object>();
+        ur.create_action_ex(&name).custom_context(&target).done();
+        ur.add_do_method(&target, "_editor_redo", &[id.to_variant()]);
+        ur.add_undo_method(&target, "_editor_undo", &[id.to_variant()]);
+        ur.commit_action_ex().execute(false).done();
+        self.show_message(
+            &format!("{} stroke, {} stamps.", s.tool.label(), s.points.len()),
+            false,
+        );
+    }
+
+    /// Marks the asset unsaved whenever it changes (strokes, undo, redo).
+    fn watch_asset(&mut self, asset: &Gd<TerrainAsset>) {
+        let call = Callable::from_object_method(&self.to_gd(), "_on_asset_changed")
+            .bindv(&VarArray::from(&[asset.to_variant()]));
+        let mut a = asset.clone();
+        if !a.is_connected("changed", &call) {
+            a.connect("changed", &call);
+        }
+    }
+}

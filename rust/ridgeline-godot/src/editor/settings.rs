@@ -1,0 +1,49 @@
+//! Brush settings remembered per project and user, in the editor's project metadata
+//! (`.godot/editor/project_metadata.cfg`, section `ridgeline`; not in version control).
+
+use super::tools::{Brush, Group};
+use crate::convert::variant_json;
+use godot::classes::EditorInterface;
+use godot::prelude::*;
+use std::collections::HashMap;
+
+const SECTION: &str = "ridgeline";
+const GROUPS: [Group; 3] = [Group::Sculpt, Group::Level, Group::Exclusion];
+
+/// The remembered brushes (defaults for groups never set).
+pub fn load_brushes() -> HashMap<Group, Brush> {
+    let mut out = HashMap::new();
+    let Some(settings) = EditorInterface::singleton().get_editor_settings() else {
+        return out;
+    };
+    for g in GROUPS {
+        let v = settings
+            .get_project_metadata_ex(SECTION, g.key())
+            .default(&VarDictionary::new().to_variant())
+            .done();
+        let empty = v.try_to::<VarDictionary>().is_ok_and(|d| d.is_empty());
+        let brush = if v.is_nil() || empty {
+            Brush::default()
+        } else {
+            variant_json::to_json(&v, g.key())
+                .map(|j| Brush::from_json(&j))
+                .unwrap_or_default()
+        };
+        out.insert(g, brush);
+    }
+    out
+}
+
+/// Remembers `brush` for `group`.
+pub fn save_brush(group: Group, brush: &Brush) {
+    let Some(mut settings) = EditorInterface::singleton().get_editor_settings() else {
+        return;
+    };
+    let mut d = VarDictionary::new();
+    d.set("size", brush.size);
+    d.set("strength", brush.strength);
+    d.set("falloff", brush.falloff);
+    d.set("spacing", brush.spacing);
+    d.set("target_height", brush.target_height);
+    settings.set_project_metadata(SECTION, group.key(), &d.to_variant());
+}

@@ -1,0 +1,339 @@
+//! The dock's tools and brush settings, and the stroke JSON a brush drag produces. Pure Rust.
+
+use serde_json::{Value, json};
+
+/// A tool of the Terrain dock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tool {
+    /// No tool: every input reaches Godot (selection, gizmos).
+    #[default]
+    None,
+    /// Raises the surface.
+    Raise,
+    /// Lowers the surface.
+    Lower,
+    /// Smooths toward the local mean.
+    Smooth,
+    /// Flattens toward the height under the stroke's first stamp.
+    Flatten,
+    /// Moves toward a fixed target height (Ctrl+click picks it).
+    SetHeight,
+    /// Paints exclusion (no scattering, no roads) weight.
+    Exclude,
+    /// Erases exclusion weight.
+    Erase,
+}
+
+/// Every tool in dock order (hotkeys `1`…`7` select them in this order after None).
+pub const TOOLS: [Tool; 8] = [
+    Tool::None,
+    Tool::Raise,
+    Tool::Lower,
+    Tool::Smooth,
+    Tool::Flatten,
+    Tool::SetHeight,
+    Tool::Exclude,
+    Tool::Erase,
+];
+
+impl Tool {
+    /// The stable name (used by `set_tool`, the settings and the docs).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::None => "none",
+            Tool::Raise => "raise",
+            Tool::Lower => "lower",
+            Tool::Smooth => "smooth",
+            Tool::Flatten => "flatten",
+            Tool::SetHeight => "set_height",
+            Tool::Exclude => "exclude",
+            Tool::Erase => "erase",
+        }
+    }
+
+    /// The dock button's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tool::None => "None",
+            Tool::Raise => "Raise",
+            Tool::Lower => "Lower",
+            Tool::Smooth => "Smooth",
+            Tool::Flatten => "Flatten",
+            Tool::SetHeight => "Set height",
+            Tool::Exclude => "Exclude",
+            Tool::Erase => "Erase",
+        }
+    }
+
+    /// The tool named `name`.
+    pub fn from_name(name: &str) -> Option<Tool> {
+        TOOLS.iter().copied().find(|t| t.name() == name)
+    }
+
+    /// The settings group: tools of one group share brush settings.
+    pub fn group(self) -> Group {
+        match self {
+            Tool::Exclude | Tool::Erase => Group::Exclusion,
+            Tool::Flatten | Tool::SetHeight => Group::Level,
+            _ => Group::Sculpt,
+        }
+    }
+
+    /// The tool a stroke uses while Shift is held: raise↔lower, exclude↔erase, flatten and
+    /// set height become smooth.
+    pub fn inverted(self) -> Tool {
+        match self {
+            Tool::Raise => Tool::Lower,
+            Tool::Lower => Tool::Raise,
+            Tool::Exclude => Tool::Erase,
+            Tool::Erase => Tool::Exclude,
+            Tool::Flatten | Tool::SetHeight => Tool::Smooth,
+            t => t,
+        }
+    }
+
+    /// The stroke type the core applies.
+    pub fn stroke_type(self) -> Option<&'static str> {
+        match self {
+            Tool::None => None,
+            t => Some(t.name()),
+        }
+    }
+}
+
+/// Tools sharing one set of brush settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Group {
+    /// Raise, lower, smooth.
+    Sculpt,
+    /// Flatten, set height.
+    Level,
+    /// Exclude, erase.
+    Exclusion,
+}
+
+impl Group {
+    /// The key in the project metadata.
+    pub fn key(self) -> &'static str {
+        match self {
+            Group::Sculpt => "brush.sculpt",
+            Group::Level => "brush.level",
+            Group::Exclusion => "brush.exclusion",
+        }
+    }
+}
+
+/// Brush settings of one group.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Brush {
+    /// Diameter in world units.
+    pub size: f64,
+    /// 0..1: scales each stamp.
+    pub strength: f64,
+    /// 0..1: share of the radius over which the weight fades out.
+    pub falloff: f64,
+    /// Stamp spacing as a fraction of the size (0.05..1).
+    pub spacing: f64,
+    /// Set height's target (world units, terrain-local).
+    pub target_height: f64,
+}
+
+/// Size limits (world units).
+pub const SIZE_RANGE: (f64, f64) = (0.5, 2000.0);
+
+impl Default for Brush {
+    fn default() -> Self {
+        Brush {
+            size: 16.0,
+            strength: 0.5,
+            falloff: 0.5,
+            spacing: 0.25,
+            target_height: 0.0,
+        }
+    }
+}
+
+impl Brush {
+    /// Clamps every value into its range (non-finite values take the default).
+    pub fn clamped(self) -> Brush {
+        let d = Brush::default();
+        let fix = |v: f64, lo: f64, hi: f64, def: f64| {
+            if v.is_finite() { v.clamp(lo, hi) } else { def }
+        };
+        Brush {
+            size: fix(self.size, SIZE_RANGE.0, SIZE_RANGE.1, d.size),
+            strength: fix(self.strength, 0.0, 1.0, d.strength),
+            falloff: fix(self.falloff, 0.0, 1.0, d.falloff),
+            spacing: fix(self.spacing, 0.05, 1.0, d.spacing),
+            target_height: fix(self.target_height, -1.0e6, 1.0e6, 0.0),
+        }
+    }
+
+    /// Distance between stamps (world units).
+    pub fn stamp_spacing(&self) -> f64 {
+        (self.size * self.spacing).max(0.01)
+    }
+
+    /// `[` and `]`: one step smaller or larger (×/÷ 1.2, clamped).
+    pub fn resized(self, larger: bool) -> Brush {
+        let f = if larger { 1.2 } else { 1.0 / 1.2 };
+        Brush {
+            size: self.size * f,
+            ..self
+        }
+        .clamped()
+    }
+
+    /// `-` and `=`: strength ∓ 0.05 (clamped).
+    pub fn restrengthened(self, stronger: bool) -> Brush {
+        let d = if stronger { 0.05 } else { -0.05 };
+        Brush {
+            strength: ((self.strength + d) * 100.0).round() / 100.0,
+            ..self
+        }
+        .clamped()
+    }
+
+    /// The settings as JSON (stored in the project metadata as a Dictionary).
+    pub fn to_json(self) -> Value {
+        json!({
+            "size": self.size, "strength": self.strength, "falloff": self.falloff,
+            "spacing": self.spacing, "target_height": self.target_height,
+        })
+    }
+
+    /// Settings from JSON; missing or bad values keep the defaults.
+    pub fn from_json(v: &Value) -> Brush {
+        let d = Brush::default();
+        let get = |k: &str, def: f64| v.get(k).and_then(Value::as_f64).unwrap_or(def);
+        Brush {
+            size: get("size", d.size),
+            strength: get("strength", d.strength),
+            falloff: get("falloff", d.falloff),
+            spacing: get("spacing", d.spacing),
+            target_height: get("target_height", d.target_height),
+        }
+        .clamped()
+    }
+}
+
+/// Largest raise/lower per stamp at strength 1, as a share of the brush size.
+const AMOUNT_PER_SIZE: f64 = 0.05;
+
+/// The stroke JSON for `tool` with `brush` over `points` (terrain-local `[x, z]`).
+/// `target` is the height flatten and set height move toward.
+pub fn stroke_json(tool: Tool, brush: &Brush, target: f64, points: &[[f64; 2]]) -> Option<Value> {
+    let ty = tool.stroke_type()?;
+    let radius = brush.size / 2.0;
+    let mut v = json!({
+        "type": ty,
+        "radius": radius,
+        "strength": brush.strength,
+        "falloff": brush.falloff,
+        "points": points,
+    });
+    match tool {
+        Tool::Raise | Tool::Lower => {
+            // The strength scales the amount; the stamp weight stays 1 so a weak brush still
+            // reaches its full footprint.
+            v["amount"] = json!(brush.size * AMOUNT_PER_SIZE * brush.strength.max(0.0));
+            v["strength"] = json!(1.0);
+        }
+        Tool::Flatten | Tool::SetHeight => v["target_height"] = json!(target),
+        _ => {}
+    }
+    Some(v)
+}
+
+/// The cursor label: tool, size, strength, and the height and slope under the cursor.
+pub fn label(tool: Tool, brush: &Brush, height: Option<f64>, slope_deg: Option<f64>) -> String {
+    let mut s = format!(
+        "{}  size {:.1} m  strength {:.2}",
+        tool.label(),
+        brush.size,
+        brush.strength
+    );
+    if tool == Tool::SetHeight {
+        s += &format!("  target {:.1} m", brush.target_height);
+    }
+    if let Some(h) = height {
+        s += &format!("  h {h:.1} m");
+    }
+    if let Some(a) = slope_deg {
+        s += &format!("  slope {a:.0}°");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for t in TOOLS {
+            assert_eq!(Tool::from_name(t.name()), Some(t));
+        }
+        assert_eq!(Tool::from_name("bogus"), None);
+    }
+
+    #[test]
+    fn shift_inverts() {
+        assert_eq!(Tool::Raise.inverted(), Tool::Lower);
+        assert_eq!(Tool::Lower.inverted(), Tool::Raise);
+        assert_eq!(Tool::Exclude.inverted(), Tool::Erase);
+        assert_eq!(Tool::Flatten.inverted(), Tool::Smooth);
+        assert_eq!(Tool::SetHeight.inverted(), Tool::Smooth);
+        assert_eq!(Tool::Smooth.inverted(), Tool::Smooth);
+    }
+
+    #[test]
+    fn brush_clamps_and_steps() {
+        let b = Brush {
+            size: f64::NAN,
+            strength: 7.0,
+            falloff: -1.0,
+            spacing: 0.0,
+            target_height: 3.0,
+        }
+        .clamped();
+        assert_eq!(b.size, Brush::default().size);
+        assert_eq!(b.strength, 1.0);
+        assert_eq!(b.falloff, 0.0);
+        assert_eq!(b.spacing, 0.05);
+        assert!((Brush::default().resized(true).size - 19.2).abs() < 1e-9);
+        assert_eq!(Brush::default().restrengthened(true).strength, 0.55);
+        let max = Brush {
+            size: 2000.0,
+            ..Brush::default()
+        };
+        assert_eq!(max.resized(true).size, 2000.0);
+    }
+
+    #[test]
+    fn brush_json_round_trips_and_tolerates_junk() {
+        let b = Brush {
+            size: 30.0,
+            strength: 0.25,
+            falloff: 0.75,
+            spacing: 0.5,
+            target_height: -4.0,
+        };
+        assert_eq!(Brush::from_json(&b.to_json()), b);
+        assert_eq!(Brush::from_json(&json!({"size": "big"})), Brush::default());
+    }
+
+    #[test]
+    fn strokes_carry_their_parameters() {
+        let b = Brush::default();
+        let pts = [[1.0, 2.0], [3.0, 4.0]];
+        let v = stroke_json(Tool::Raise, &b, 0.0, &pts).expect("a stroke");
+        assert_eq!(v["type"], "raise");
+        assert_eq!(v["radius"], 8.0);
+        assert_eq!(v["amount"], 16.0 * 0.05 * 0.5);
+        let v = stroke_json(Tool::Flatten, &b, 12.5, &pts).expect("a stroke");
+        assert_eq!(v["target_height"], 12.5);
+        assert_eq!(v["points"], json!([[1.0, 2.0], [3.0, 4.0]]));
+        assert!(stroke_json(Tool::None, &b, 0.0, &pts).is_none());
+    }
+}

@@ -1,0 +1,102 @@
+@tool
+extends EditorPlugin
+## Test runner inside the editor: with `-- --ridgeline-editor-tests [--filter=TEXT]` it runs every
+## `test_*` method of `res://cases/test_*.gd` (files extend `res://lib/editor_case.gd`), prints
+## `PASS name` / `FAIL name: …` and `N passed, N failed`, and quits (1 on any failure). Without
+## the flag it does nothing, so opening the project normally is harmless.
+
+var _passed := 0
+var _failed := 0
+
+
+func _enter_tree() -> void:
+	if "--ridgeline-editor-tests" in OS.get_cmdline_user_args():
+		_run.call_deferred()
+	for a in OS.get_cmdline_user_args():
+		if a.begins_with("--ridgeline-editor-shot="):
+			_shot.call_deferred(a.trim_prefix("--ridgeline-editor-shot="))
+
+
+func _filter() -> String:
+	for a in OS.get_cmdline_user_args():
+		if a.begins_with("--filter="):
+			return a.trim_prefix("--filter=")
+	return ""
+
+
+func _run() -> void:
+	var fs := EditorInterface.get_resource_filesystem()
+	for i in 1200:
+		if not fs.is_scanning():
+			break
+		await get_tree().process_frame
+	for i in 5:
+		await get_tree().process_frame
+	var filter := _filter()
+	var files := DirAccess.get_files_at("res://cases")
+	files.sort()
+	for f in files:
+		if not (f.begins_with("test_") and f.ends_with(".gd")):
+			continue
+		var script: GDScript = load("res://cases/" + f)
+		if script == null or not script.can_instantiate():
+			print("FAIL %s: does not load" % f)
+			_failed += 1
+			continue
+		var case: Node = script.new()
+		add_child(case)
+		for m in case.get_method_list():
+			var name: String = m["name"]
+			if not name.begins_with("test_"):
+				continue
+			var full := f.get_basename() + "." + name
+			if filter != "" and not full.contains(filter):
+				continue
+			case._begin_test()
+			await case.call(name)
+			var failures: PackedStringArray = case.get_failures()
+			if failures.is_empty():
+				print("PASS " + full)
+				_passed += 1
+			else:
+				print("FAIL %s: %s" % [full, "; ".join(failures)])
+				_failed += 1
+		await case.cleanup()
+		case.queue_free()
+	print("%d passed, %d failed" % [_passed, _failed])
+	get_tree().quit(1 if _failed > 0 else 0)
+
+
+## Screenshots for docs/editor.md (run under Xvfb by `cargo xtask editor-shot`): the demo
+## terrain selected, the Terrain dock in front, a sculpted ridge and the brush ring over it.
+func _shot(out_dir: String) -> void:
+	var fs := EditorInterface.get_resource_filesystem()
+	for i in 1200:
+		if not fs.is_scanning():
+			break
+		await get_tree().process_frame
+	var case: Node = load("res://lib/editor_case.gd").new()
+	add_child(case)
+	var t: Node3D = await case.open_terrain("res://scenes/demo.tscn")
+	var plugin: EditorPlugin = case.ridgeline()
+	var size: Vector2 = t.call("get_size")
+	var centre := t.global_position + Vector3(size.x / 2.0, 0.0, size.y / 2.0)
+	centre.y = t.call("get_height", centre)
+	var eye := centre + Vector3(0.0, size.x * 0.35, size.y * 0.55)
+	case.camera().global_transform = Transform3D(Basis.looking_at(centre - eye), eye)
+	await case.frames(10)
+	plugin.call("set_tool", "raise")
+	plugin.call("set_brush", {"size": size.x / 12.0, "strength": 0.8, "falloff": 0.5, "spacing": 0.2})
+	var a: Vector2 = case.screen_of(centre + Vector3(-size.x * 0.15, 0, size.y * 0.05))
+	var b: Vector2 = case.screen_of(centre + Vector3(size.x * 0.15, 0, -size.y * 0.05))
+	for i in 3:
+		await case.drag(case.line(a, b, 20))
+	var hover: Vector2 = case.screen_of(centre + Vector3(0, 0, size.y * 0.12))
+	case.motion(hover, Vector2.ZERO, 0)
+	await get_tree().create_timer(2.0).timeout
+	DirAccess.make_dir_recursive_absolute(out_dir)
+	var img := get_viewport().get_texture().get_image()
+	img.save_png(out_dir.path_join("dock.png"))
+	print("editor shot: ", out_dir.path_join("dock.png"), " ", img.get_size())
+	case.queue_free()
+	get_tree().quit(0)
