@@ -1,16 +1,19 @@
-//! `ridgeline`: inspect, generate, cook and compact Ridgeline terrain documents, and list the
-//! node types, from the command line. Progress and diagnostics go to stderr; stdout stays
+//! `ridgeline`: inspect, generate, cook and compact Ridgeline terrain documents, list the node
+//! types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
 //! parseable.
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error or
 //! an internal error (a panic: a bug, reported as `error: internal error: …`, never an abort).
 
+mod apply_preset;
 mod compact;
 mod cook;
 mod files;
 mod generate;
 mod inspect;
 mod nodes;
+mod presets;
+mod scene_patch;
 mod seeds;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -98,6 +101,39 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// List the landscape presets: the eight built-ins and the project's `*.preset.json`
+    /// files, with name, description, biomes and rules. An empty project still succeeds.
+    Presets {
+        /// The Godot project folder.
+        project: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Merge a landscape preset into a terrain asset (`--asset`) or a scene's inline Terrain3D
+    /// recipe (the main scene or `--scene`; `--entity` when it has several). Strokes are kept.
+    ApplyPreset {
+        /// The Godot project folder.
+        project: PathBuf,
+        /// Preset id: `builtin://terrain/<name>` or `res://….preset.json`.
+        #[arg(long)]
+        preset: String,
+        /// The Terrain3D node path in the scene (`Terrain`, `World/Terrain`).
+        #[arg(long)]
+        entity: Option<String>,
+        /// A terrain asset file to update instead of a scene.
+        #[arg(long)]
+        asset: Option<PathBuf>,
+        /// The scene to patch (default: the project's main scene).
+        #[arg(long)]
+        scene: Option<PathBuf>,
+        /// When the preset changes the grid: keep the strokes (world units).
+        #[arg(long, conflicts_with = "clear_strokes")]
+        keep_strokes: bool,
+        /// When the preset changes the grid: remove every stroke.
+        #[arg(long)]
+        clear_strokes: bool,
+    },
     /// Print the generator version.
     Version,
 }
@@ -129,6 +165,32 @@ fn run(cli: Cli) -> ExitCode {
         Command::Nodes { format } => {
             print!("{}", nodes::render(format));
             Ok(())
+        }
+        Command::Presets { project, format } => {
+            presets::run(&project, format).map(|t| print!("{t}"))
+        }
+        Command::ApplyPreset {
+            project,
+            preset,
+            entity,
+            asset,
+            scene,
+            keep_strokes,
+            clear_strokes,
+        } => {
+            let grid = if keep_strokes {
+                ridgeline_core::recipe::preset::GridChange::KeepStrokes
+            } else if clear_strokes {
+                ridgeline_core::recipe::preset::GridChange::ClearStrokes
+            } else {
+                ridgeline_core::recipe::preset::GridChange::Ask
+            };
+            let target = apply_preset::Target {
+                asset,
+                scene,
+                entity,
+            };
+            apply_preset::run(&project, &preset, &target, grid).map(|t| print!("{t}"))
         }
         Command::Version => {
             println!("{}", ridgeline_core::GENERATOR_VERSION);

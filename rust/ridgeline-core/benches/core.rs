@@ -438,6 +438,35 @@ fn bench_memory() {
     line("memory_1km", field.memory_bytes() as f64 / 1e6, None, "MB");
 }
 
+/// Applying each built-in preset to the default recipe and generating it (64 × 64, Final):
+/// the slowest preset's median (each one's figure goes to stderr).
+fn bench_presets(b: &Bench) {
+    use ridgeline_core::graph::eval::GraphCache;
+    use ridgeline_core::nodes::Quality;
+    use ridgeline_core::recipe::Recipe;
+    use ridgeline_core::recipe::preset::{GridChange, builtins};
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let author = Recipe::default_recipe();
+    let mut slowest = 0.0f64;
+    for p in builtins().expect("built-in presets parse") {
+        let secs = b.median(|| {
+            let r = p.apply(&author, GridChange::Ask).expect("applies").recipe;
+            let g = ridgeline_core::pipeline::generate(
+                &r,
+                Quality::Final,
+                &mut GraphCache::default(),
+                &|_, _| {},
+                &never,
+            )
+            .expect("generates");
+            black_box(g);
+        });
+        eprintln!("  preset {}: {:.2} ms", p.id, secs * 1e3);
+        slowest = slowest.max(secs);
+    }
+    line("preset_apply_generate", slowest * 1e3, None, "ms");
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let b = Bench {
@@ -459,6 +488,7 @@ fn main() {
     bench_strokes(&b, &field);
     bench_noise(&b, &peers);
     bench_graph_example(&b);
+    bench_presets(&b);
     let single = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()

@@ -5,6 +5,7 @@
 //! sorted keys and omits defaults, so load → save is byte-stable and the cache key is well
 //! defined. Field reference: `docs/recipe.md`.
 
+pub mod preset;
 mod strokes;
 
 use crate::doc::reader::{self, ObjectReader, entry, index, member, read_numbers, type_name};
@@ -511,6 +512,13 @@ impl Recipe {
             m.insert("graph".into(), g.to_value());
         }
         Value::Object(m)
+    }
+
+    /// The canonical default recipe (every field at its default).
+    pub fn default_recipe() -> Recipe {
+        let mut d = Diagnostics::default();
+        Recipe::from_value(&Value::Object(Map::new()), "", &mut d)
+            .expect("the empty recipe is valid (checked by a test)")
     }
 
     /// True when the recipe holds brush strokes (edits, exclusions or regions).
