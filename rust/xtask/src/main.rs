@@ -2,6 +2,7 @@
 //!
 //! Run `cargo xtask help` for the verbs.
 
+mod art;
 mod bench;
 mod godot;
 mod proc;
@@ -25,6 +26,8 @@ verbs:
   demo [--png]     build and run the demo; without a display (or with --png) render it under
                    Xvfb to target/demo/demo.png
   bench [--quick]  run every benchmark; prints `bench <id> ours=… peer=… ratio=… unit=…`
+  art [--force]    generate the demo's tileable PBR textures into demo_project/textures/generated/
+                   (demo, test and bench do it when they are missing or stale)
 ";
 
 fn main() {
@@ -32,9 +35,10 @@ fn main() {
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup(),
         Some("build") => build_and_install().map(|_| ()),
-        Some("test") => test::run(&args[1..]),
-        Some("demo") => demo(&args[1..]),
-        Some("bench") => bench::run(&args[1..]),
+        Some("test") => art::ensure().and_then(|_| test::run(&args[1..])),
+        Some("demo") => art::ensure().and_then(|_| demo(&args[1..])),
+        Some("bench") => art::ensure().and_then(|_| bench::run(&args[1..])),
+        Some("art") => art::run(&args[1..]),
         Some("help") | Some("--help") | Some("-h") | None => {
             print!("{USAGE}");
             Ok(())
