@@ -45,6 +45,16 @@ func setup(source: String) -> bool:
 	var nospec: ShaderMaterial = looks["realistic"].duplicate()
 	nospec.set_shader_parameter("specular", 0.0)
 	looks["nospec"] = nospec
+	# Reference: Godot's StandardMaterial3D with the rock albedo and normal, triplanar (checks
+	# that the lab's brightness is the renderer's, not the shader's).
+	var std := StandardMaterial3D.new()
+	std.albedo_texture = ImageTexture.create_from_image(Image.load_from_file(dir.path_join("rock_albedo.png")))
+	std.normal_enabled = true
+	std.normal_texture = ImageTexture.create_from_image(Image.load_from_file(dir.path_join("rock_normal.png")))
+	std.uv1_triplanar = true
+	std.uv1_scale = Vector3.ONE / 6.0
+	std.roughness = 0.8
+	looks["standard_rock"] = std
 	for k in [1, 2, 3]:
 		var dbg: ShaderMaterial = looks["realistic"].duplicate()
 		dbg.set_shader_parameter("debug_view", k)

@@ -42,28 +42,28 @@ pub const RECIPES: [Recipe; 9] = [
         name: "rock",
         tiling_m: 6.0,
         normal_strength: 9.0,
-        albedo_scale: 0.78,
+        albedo_scale: 0.74,
         build: rock,
     },
     Recipe {
         name: "cliff",
         tiling_m: 16.0,
         normal_strength: 10.0,
-        albedo_scale: 0.78,
+        albedo_scale: 0.74,
         build: cliff,
     },
     Recipe {
         name: "sediment",
         tiling_m: 4.0,
         normal_strength: 10.0,
-        albedo_scale: 0.88,
+        albedo_scale: 0.72,
         build: sediment,
     },
     Recipe {
         name: "sand",
         tiling_m: 4.0,
         normal_strength: 10.0,
-        albedo_scale: 0.88,
+        albedo_scale: 0.82,
         build: sand,
     },
     Recipe {
@@ -277,8 +277,8 @@ fn rock(n: usize, seed: u32) -> Canvas {
             - 0.14 * fine)
             .clamp(0.0, 1.0);
         let base = mix(
-            srgb(88, 86, 84),
-            srgb(146, 138, 126),
+            srgb(92, 86, 78),
+            srgb(150, 138, 120),
             (0.5 + 0.5 * mottle + 0.9 * grain_tone).clamp(0.0, 1.0),
         );
         let warm = mix(
@@ -330,8 +330,8 @@ fn cliff(n: usize, seed: u32) -> Canvas {
                 - 0.3 * joint)
                 .clamp(0.0, 1.0);
         let base = mix(
-            srgb(104, 98, 90),
-            srgb(142, 130, 112),
+            srgb(108, 98, 86),
+            srgb(148, 132, 110),
             (0.5 + 0.6 * mottle).clamp(0.0, 1.0),
         );
         let base = mix(base, scale(base, 0.85 + 0.3 * tone), 0.6);
@@ -367,21 +367,21 @@ fn sediment(n: usize, seed: u32) -> Canvas {
         let patch = ((fbm(seed + 3, u, v, 3, 3, 0.5) - 0.15) * 3.0).clamp(0.0, 1.0);
         let crack = (1.0 - ((cracks.f2 - cracks.f1) / 0.045).clamp(0.0, 1.0)) * patch;
         let streak = ((fbm_aniso(seed + 6, u, v, 3, 12, 3) - 0.2) * 2.5).clamp(0.0, 1.0);
-        c.height.data[i] = (0.14 + 0.12 * broad + 0.06 * ripple * ripple_mask + 0.025 * fine
+        c.height.data[i] = (0.14 + 0.12 * broad + 0.08 * ripple * ripple_mask + 0.04 * fine
             - 0.07 * crack)
             .max(0.0);
         let col = mix(srgb(106, 98, 84), srgb(138, 128, 108), broad);
         let col = mix(col, srgb(92, 84, 70), streak * 0.5);
         let col = mix(col, srgb(80, 74, 64), crack * 0.6);
-        let col = scale(col, 1.0 + 0.06 * ripple * ripple_mask - 0.03);
-        c.albedo[i] = scale(col, 1.0 + 0.06 * fine + 0.07 * grain(seed, i));
+        let col = scale(col, 1.0 + 0.12 * ripple * ripple_mask - 0.06);
+        c.albedo[i] = scale(col, 1.0 + 0.12 * fine + 0.1 * grain(seed, i));
         c.rough.data[i] = 0.88 - 0.1 * streak;
     });
     let mut rng = Rng::new(seed as u64 ^ 0x5ed);
     stones(
         &mut c,
         &mut rng,
-        220,
+        600,
         (1.2, 3.5),
         (0.2, 0.3),
         (0.1, 0.25),
