@@ -9,6 +9,9 @@ var views := {}
 var camera: Camera3D
 var chunks: Array[MeshInstance3D] = []
 var looks := {}
+var environment: Environment
+var sun: DirectionalLight3D
+var water: MeshInstance3D
 
 
 ## Builds everything; `source` is "demo" (the demo's river valley through the extension) or
@@ -66,7 +69,7 @@ func setup(source: String) -> bool:
 		mi.mesh = mesh
 		add_child(mi)
 		chunks.append(mi)
-	var water := MeshInstance3D.new()
+	water = MeshInstance3D.new()
 	water.mesh = lab.water_mesh()
 	var wm := ShaderMaterial.new()
 	wm.shader = Lab.load_shader("water.gdshader")
@@ -99,10 +102,11 @@ func _environment() -> void:
 	env.fog_enabled = true
 	env.fog_light_color = Color(0.7, 0.78, 0.88)
 	env.fog_density = 0.00012
+	environment = env
 	var we := WorldEnvironment.new()
 	we.environment = env
 	add_child(we)
-	var sun := DirectionalLight3D.new()
+	sun = DirectionalLight3D.new()
 	sun.transform = Transform3D(Basis(Vector3(0.5, 0, -0.87), Vector3(-0.6, 0.72, -0.35), Vector3(0.62, 0.69, 0.36)), Vector3(0, 500, 0))
 	sun.light_energy = 0.9
 	sun.shadow_enabled = true
