@@ -3,7 +3,9 @@
 //! convention), height and roughness, 512² each — from the core's noise, into
 //! `demo_project/textures/generated/` (git-ignored). Nothing is downloaded.
 //!
-//! The output is deterministic (same bytes on every machine) and takes a second or two. `demo`,
+//! The output is deterministic (same bytes on every machine: plain arithmetic, the core's noise,
+//! and `libm` for the few transcendental functions instead of the platform's maths library)
+//! and takes a few seconds. `demo`,
 //! `test` and `bench` call [`ensure`], which regenerates only when a file is missing or the
 //! generator changed (a fingerprint of this module's source, stored in `manifest.txt`). A
 //! contact sheet for reviewing the set is written to `target/art/contact_sheet.png`.

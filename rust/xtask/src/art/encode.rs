@@ -30,7 +30,7 @@ pub fn to_srgb(c: f32) -> u8 {
     let s = if c <= 0.003_130_8 {
         c * 12.92
     } else {
-        1.055 * c.powf(1.0 / 2.4) - 0.055
+        1.055 * libm::powf(c, 1.0 / 2.4) - 0.055
     };
     unorm(s)
 }
@@ -128,7 +128,7 @@ pub fn contact_sheet(maps: &[Maps], cell: usize) -> Result<Vec<u8>> {
                 let lin = if c <= 0.04045 {
                     c / 12.92
                 } else {
-                    ((c + 0.055) / 1.055).powf(2.4)
+                    libm::powf((c + 0.055) / 1.055, 2.4)
                 };
                 to_srgb(lin * k)
             };

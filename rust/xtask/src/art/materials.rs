@@ -317,7 +317,7 @@ fn cliff(n: usize, seed: u32) -> Canvas {
         let hard = unit(hash32(seed ^ layer.wrapping_mul(0x51ed)));
         let tone = unit(hash32(seed ^ layer.wrapping_mul(0x2c1b) ^ 0x77));
         // Layer edges are eroded back (rounded ledges); harder layers stand out further.
-        let ledge = (t * (1.0 - t) * 4.0).powf(0.25 + 0.35 * (1.0 - hard));
+        let ledge = libm::powf(t * (1.0 - t) * 4.0, 0.25 + 0.35 * (1.0 - hard));
         let ju = u + 0.05 * fbm(seed + 7, u, v, 4, 3, 0.5);
         let joints = worley(seed + 2, ju, v, 4, 0.9, 4.0);
         let mask = ((fbm(seed + 5, u, v, 3, 3, 0.5) + 0.1) * 2.5).clamp(0.0, 1.0);
@@ -360,7 +360,7 @@ fn sediment(n: usize, seed: u32) -> Canvas {
         let broad = fbm(seed, u, v, 3, 4, 0.5) * 0.5 + 0.5;
         let warp = 0.5 * fbm(seed + 4, u, v, 3, 3, 0.5);
         let phase = (u * 5.0 + v * 14.0 + warp).rem_euclid(1.0);
-        let ripple = (phase * std::f32::consts::TAU).sin() * 0.5 + 0.5;
+        let ripple = libm::sinf(phase * std::f32::consts::TAU) * 0.5 + 0.5;
         let ripple_mask = ((fbm(seed + 5, u, v, 2, 3, 0.5) + 0.1) * 2.0).clamp(0.0, 1.0);
         let fine = fbm(seed + 1, u, v, 40, 3, 0.55);
         let cracks = worley(seed + 2, u, v, 9, 0.85, 1.0);

@@ -69,7 +69,8 @@ impl Canvas {
     /// Paints one stamp (wrapping at the edges).
     pub fn stamp(&mut self, s: &Stamp) {
         let n = self.size as i64;
-        let (sin, cos) = s.angle.sin_cos();
+        // libm: the same bits on every platform (std defers to the system maths library).
+        let (sin, cos) = (libm::sinf(s.angle), libm::cosf(s.angle));
         let reach = s.rx.max(s.ry).ceil() as i64 + 1;
         let cx = s.x.floor() as i64;
         let cy = s.y.floor() as i64;
@@ -126,7 +127,7 @@ fn to_linear(c: u8) -> f32 {
     if c <= 0.04045 {
         c / 12.92
     } else {
-        ((c + 0.055) / 1.055).powf(2.4)
+        libm::powf((c + 0.055) / 1.055, 2.4)
     }
 }
 
