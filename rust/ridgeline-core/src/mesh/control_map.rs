@@ -288,7 +288,7 @@ mod tests {
     #[test]
     fn bad_lengths_are_refused() {
         assert!(encode(4, 4, &[0; 15], &[0; 16], &LayerTable::identity()).is_empty());
-        let mut texels = vec![9u8; 64];
+        let mut texels = [9u8; 64];
         encode_rect(
             4,
             4,
