@@ -7,7 +7,8 @@ extends Node3D
 ##
 ## With the user argument [code]--screenshot=PATH[/code] (as `cargo xtask demo` passes when there
 ## is no display) it waits for generation, lets the balls fall, saves the viewport to PATH as PNG
-## and quits.
+## and quits. [code]--look=faceted[/code] draws the faceted look instead of the realistic one (the
+## terrain's material set binds the demo's generated textures, `cargo xtask art`).
 
 @onready var terrain: Terrain3D = $Terrain3D
 @onready var info: Label = $HUD/Info
@@ -23,6 +24,8 @@ func _ready() -> void:
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--screenshot="):
 			screenshot_path = arg.trim_prefix("--screenshot=")
+		if arg == "--look=faceted":
+			terrain.look = Terrain3D.LOOK_FACETED
 	info.text = "Ridgeline %s — generating…" % terrain.get_generator_version()
 	terrain.generation_progress.connect(_on_progress)
 	terrain.generation_finished.connect(_on_generated)

@@ -13,6 +13,9 @@
 //! edges on the terrain's outer border have no neighbour and get no skirt: they get a wall
 //! instead, hanging to below the terrain's lowest point, so the terrain looks solid from outside.
 
+pub mod control_map;
+pub mod layer_texels;
+
 use crate::grid::{ChunkRange, Grid};
 use crate::heightfield::Heightfield;
 use rayon::prelude::*;

@@ -20,7 +20,9 @@
 //! - `convert`: GDScript values to JSON, caught panics as errors, Rust enums as class enums.
 //! - `catalog`: `TerrainNodes`, the graph node catalogue from the core's registry.
 //! - `render`: chunk meshes, collision bodies and water surfaces through the servers.
-//! - `resources`: `TerrainAsset`, its loader and saver, brush-mask reading off the main thread.
+//! - `resources`: `TerrainAsset`, its loader and saver, brush-mask reading off the main thread;
+//!   `TerrainTextureLayer`, `TerrainMaterialSet` (and its `*.material_set.json` loader), texture
+//!   array packing.
 //! - `terrain`: `Terrain3D` (class, lifecycle, generation, editing, queries), `TerrainRayHit`,
 //!   the live-terrain registry.
 //! - `water`: `TerrainWater`, `WaterSample`, `WaterEvent`, `WaterTracker`.
@@ -65,13 +67,21 @@ mod water;
 
 use convert::class_enum;
 use resources::loader::TerrainAssetLoader;
+use resources::material_set_loader::TerrainMaterialSetLoader;
 use resources::saver::TerrainAssetSaver;
+
+/// The resource formats the extension registers (removed again at shutdown).
+type Formats = (
+    Gd<TerrainAssetLoader>,
+    Gd<TerrainAssetSaver>,
+    Gd<TerrainMaterialSetLoader>,
+);
 
 /// The extension library entry (`gdext_rust_init`).
 struct RidgelineExtension;
 
 thread_local! {
-    static FORMATS: RefCell<Option<(Gd<TerrainAssetLoader>, Gd<TerrainAssetSaver>)>> = const { RefCell::new(None) };
+    static FORMATS: RefCell<Option<Formats>> = const { RefCell::new(None) };
 }
 
 #[gdextension]
@@ -80,27 +90,34 @@ unsafe impl ExtensionLibrary for RidgelineExtension {
         if stage == InitStage::Scene {
             // gdext has registered this stage's classes; their enums follow.
             class_enum::register::<terrain::layer_kind::LayerKind>();
+            class_enum::register::<terrain::look::Look>();
             class_enum::register::<water::sample::WaterKind>();
             class_enum::register::<water::event::WaterPhase>();
             let loader = TerrainAssetLoader::new_gd();
             let saver = TerrainAssetSaver::new_gd();
+            let set_loader = TerrainMaterialSetLoader::new_gd();
             ResourceLoader::singleton()
                 .add_resource_format_loader_ex(&loader)
+                .at_front(true)
+                .done();
+            ResourceLoader::singleton()
+                .add_resource_format_loader_ex(&set_loader)
                 .at_front(true)
                 .done();
             ResourceSaver::singleton()
                 .add_resource_format_saver_ex(&saver)
                 .at_front(true)
                 .done();
-            FORMATS.with(|f| *f.borrow_mut() = Some((loader, saver)));
+            FORMATS.with(|f| *f.borrow_mut() = Some((loader, saver, set_loader)));
         }
     }
 
     fn on_stage_deinit(stage: InitStage) {
         if stage == InitStage::Scene
-            && let Some((loader, saver)) = FORMATS.with(|f| f.borrow_mut().take())
+            && let Some((loader, saver, set_loader)) = FORMATS.with(|f| f.borrow_mut().take())
         {
             ResourceLoader::singleton().remove_resource_format_loader(&loader);
+            ResourceLoader::singleton().remove_resource_format_loader(&set_loader);
             ResourceSaver::singleton().remove_resource_format_saver(&saver);
         }
     }

@@ -84,8 +84,33 @@ pub fn run(args: &[String]) -> Result<()> {
                             eprintln!("{line}");
                         }
                     }
+                    // godot_shader_cost: the realistic shader against the tint shader on the
+                    // shader lab's valley, same view (tests/bench/shader_cost.gd).
+                    let mut cost = godot.render_command(1280, 720)?;
+                    cost.arg("--path")
+                        .arg(&dir)
+                        .arg("--resolution")
+                        .arg("1280x720")
+                        .arg("--script")
+                        .arg("res://bench/shader_cost.gd")
+                        .arg("--");
+                    if quick {
+                        cost.arg("--quick");
+                    }
+                    let cost = proc::run_captured(&mut cost, Duration::from_secs(900), "", true)?;
+                    if !cost.success() {
+                        eprintln!("{}", cost.text);
+                        bail!("the shader cost benchmark failed");
+                    }
+                    for line in cost.text.lines() {
+                        if line.starts_with("bench ") {
+                            lines.push(line.to_string());
+                        } else if line.starts_with("shader cost:") {
+                            eprintln!("{line}");
+                        }
+                    }
                 }
-                Err(e) => eprintln!("xtask: skipping godot_lod_primitives (no renderer): {e:#}"),
+                Err(e) => eprintln!("xtask: skipping the rendered benchmarks (no renderer): {e:#}"),
             }
             for line in out.text.lines() {
                 if let Some(rest) = line.strip_prefix("peer ") {

@@ -2,6 +2,7 @@
 //!
 //! Run `cargo xtask help` for the verbs.
 
+mod art;
 mod bench;
 mod editor_help;
 mod editor_tests;
@@ -38,6 +39,8 @@ verbs:
                    fuzz the parsers (recipe_documents, strokes, payloads, png_masks,
                    terrain_json) with N fresh mutated cases per target (default 20000);
                    --seed replays one failing case of --target
+  art [--force]    generate the demo's tileable PBR textures into demo_project/textures/generated/
+                   (demo, test and bench do it when they are missing or stale)
 ";
 
 fn main() {
@@ -45,9 +48,10 @@ fn main() {
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup(),
         Some("build") => build_and_install().map(|_| ()),
-        Some("test") => test::run(&args[1..]),
-        Some("demo") => demo(&args[1..]),
-        Some("bench") => bench::run(&args[1..]),
+        Some("test") => art::ensure().and_then(|_| test::run(&args[1..])),
+        Some("demo") => art::ensure().and_then(|_| demo(&args[1..])),
+        Some("bench") => art::ensure().and_then(|_| bench::run(&args[1..])),
+        Some("art") => art::run(&args[1..]),
         Some("layering") => layering::run(&repo_root()).and_then(|ok| {
             if ok {
                 Ok(())

@@ -189,6 +189,8 @@ macro_rules! class_enum {
 
         impl ::godot::meta::Element for $name {}
 
+        impl ::godot::register::property::Export for $name {}
+
         impl ::godot::register::property::Var for $name {
             type PubType = Self;
             fn var_get(field: &Self) -> i64 {

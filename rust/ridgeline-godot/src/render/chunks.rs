@@ -9,9 +9,6 @@ use godot::prelude::*;
 use ridgeline_core::Heightfield;
 use ridgeline_core::mesh::{ChunkCollision, ChunkMesh};
 
-/// The terrain shader source, embedded at build time.
-pub const TERRAIN_SHADER: &str = include_str!("../../../../shaders/terrain.gdshader");
-
 /// Where and how the chunks are shown.
 #[derive(Clone, Copy)]
 pub struct Placement {
@@ -34,7 +31,7 @@ pub struct Placement {
 /// RIDs of one terrain's chunks.
 #[derive(Default)]
 pub struct ChunkResources {
-    shader: Option<Rid>,
+    /// The surface material every mesh uses (owned by `super::surface_material`, not here).
     material: Option<Rid>,
     meshes: Vec<Rid>,
     instances: Vec<(Rid, Transform3D)>,
@@ -47,32 +44,16 @@ fn chunk_offset(m: &ChunkMesh) -> Transform3D {
 }
 
 impl ChunkResources {
-    /// Creates every chunk's mesh, instance, body and shape for `field`, tinted with
-    /// `biome_color`.
+    /// Creates every chunk's mesh, instance, body and shape for `field`; the meshes use
+    /// `material`.
     pub fn build(
         field: &Heightfield,
-        biome_color: [f32; 4],
         chunks: &ChunkData,
         place: &Placement,
-        surface_blending: bool,
+        material: Rid,
     ) -> Self {
         let mut rs = RenderingServer::singleton();
-        let shader = rs.shader_create();
-        rs.shader_set_code(shader, TERRAIN_SHADER);
-        let material = rs.material_create();
-        rs.material_set_shader(material, shader);
-        let [lo, hi] = field.height_range();
-        let c = biome_color;
-        rs.material_set_param(
-            material,
-            "biome_color",
-            &Color::from_rgba(c[0], c[1], c[2], c[3]).to_variant(),
-        );
-        rs.material_set_param(material, "min_height", &lo.to_variant());
-        rs.material_set_param(material, "max_height", &hi.to_variant());
-        rs.material_set_param(material, "surface_blending", &surface_blending.to_variant());
         let mut out = ChunkResources {
-            shader: Some(shader),
             material: Some(material),
             meshes: Vec::new(),
             instances: Vec::new(),
@@ -128,15 +109,6 @@ impl ChunkResources {
         }
     }
 
-    /// Updates the shader's height range (after edits change it).
-    pub fn set_height_range(&self, lo: f32, hi: f32) {
-        if let Some(material) = self.material {
-            let mut rs = RenderingServer::singleton();
-            rs.material_set_param(material, "min_height", &lo.to_variant());
-            rs.material_set_param(material, "max_height", &hi.to_variant());
-        }
-    }
-
     /// Moves every instance and body with the node.
     pub fn set_transform(&self, transform: Transform3D) {
         let mut rs = RenderingServer::singleton();
@@ -174,17 +146,6 @@ impl ChunkResources {
         }
     }
 
-    /// Sets the shader's surface-blending switch.
-    pub fn set_surface_blending(&self, on: bool) {
-        if let Some(material) = self.material {
-            RenderingServer::singleton().material_set_param(
-                material,
-                "surface_blending",
-                &on.to_variant(),
-            );
-        }
-    }
-
     /// Number of chunk instances.
     pub fn instance_count(&self) -> usize {
         self.instances.len()
@@ -192,7 +153,8 @@ impl ChunkResources {
 
     /// Frees every RID.
     pub fn free(&mut self) {
-        if self.shader.is_none() && self.instances.is_empty() && self.bodies.is_empty() {
+        self.material = None;
+        if self.instances.is_empty() && self.bodies.is_empty() {
             return;
         }
         let mut rs = RenderingServer::singleton();
@@ -201,12 +163,6 @@ impl ChunkResources {
         }
         for mesh in self.meshes.drain(..) {
             rs.free_rid(mesh);
-        }
-        if let Some(m) = self.material.take() {
-            rs.free_rid(m);
-        }
-        if let Some(s) = self.shader.take() {
-            rs.free_rid(s);
         }
         let mut ps = PhysicsServer3D::singleton();
         for body in self.bodies.drain(..) {

@@ -255,8 +255,14 @@ impl Terrain3D {
         for (i, mesh, col) in &built {
             self.chunks.update_chunk(*i, mesh, col);
         }
+        self.chunk_updates += built.len() as u64;
         let [lo, hi] = field.height_range();
-        self.chunks.set_height_range(lo, hi);
+        self.materials.surface.set("min_height", lo.to_variant());
+        self.materials.surface.set("max_height", hi.to_variant());
+        let r = change.heights;
+        if !r.is_empty() {
+            self.update_control_rect(r.x0, r.z0, r.x1, r.z1);
+        }
         if godot::classes::Engine::singleton().is_editor_hint() {
             self.write_strokes_to_asset(s);
         }

@@ -21,6 +21,8 @@ impl INode3D for Terrain3D {
             recipe: GString::new(),
             lod_error_pixels: 2.0,
             surface_blending: true,
+            material_set: None,
+            look: super::look::Look::Realistic,
             collision_layer: 1,
             collision_mask: 1,
             terrain_id: GString::new(),
@@ -29,6 +31,9 @@ impl INode3D for Terrain3D {
             pending_chunks: None,
             source_replaced: false,
             chunks: ChunkResources::default(),
+            materials: Default::default(),
+            resource_builds: 0,
+            chunk_updates: 0,
             water: WaterSurfaces::default(),
             job: None,
             cache: Arc::new(Mutex::new(GraphCache::default())),
@@ -120,13 +125,10 @@ impl Terrain3D {
             .pending_chunks
             .take()
             .unwrap_or_else(|| ChunkData::build(&prepared.field));
-        self.chunks = ChunkResources::build(
-            &prepared.field,
-            prepared.biome_color,
-            &chunks,
-            &place,
-            self.surface_blending,
-        );
+        self.refresh_materials();
+        let material = self.materials.surface.rid();
+        self.chunks = ChunkResources::build(&prepared.field, &chunks, &place, material);
+        self.resource_builds += 1;
         self.water = WaterSurfaces::build(
             &prepared.field,
             &prepared.water,

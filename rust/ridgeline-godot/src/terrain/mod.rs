@@ -7,10 +7,12 @@ use crate::render::chunk_data::ChunkData;
 use crate::render::chunks::ChunkResources;
 use crate::render::water_surfaces::WaterSurfaces;
 use crate::resources::mask_cache::MaskCache;
+use crate::resources::material_set::TerrainMaterialSet;
 use crate::resources::terrain_asset::TerrainAsset;
 use godot::classes::{Node3D, ProjectSettings};
 use godot::prelude::*;
 use job::{GenerationJob, Prepared};
+use look::Look;
 use query_view::QueryView;
 use ridgeline_core::graph::eval::GraphCache;
 use std::cell::{Ref, RefMut};
@@ -34,8 +36,12 @@ pub use surface_info::{TerrainHandle, WaterColumn};
 ///
 /// Queries: [method get_height], [method get_heights], [method get_normal], [method raycast],
 /// [method raycast_batch] (many rays, no Dictionary: the form for hot loops),
-/// [method get_biome] and [method get_exclusion]. Water: [TerrainWater]. Queries are answered on
-/// the main thread.
+/// [method get_biome], [method get_surface_role] and [method get_exclusion]. Water:
+/// [TerrainWater]. Queries are answered on the main thread.
+///
+/// Surfaces: [member look] draws the terrain realistic (textured from [member material_set]'s
+/// layers through a per-sample control texture of surface roles and biomes) or faceted (flat
+/// colours); [member surface_blending] blends or keeps one material per triangle.
 ///
 /// Editing: [method apply_stroke] sculpts or paints with the recipe's stroke format (raise,
 /// lower, flatten, smooth, set_height, ramp, protect, exclude, erase, region), recomputing only
@@ -63,10 +69,23 @@ pub struct Terrain3D {
     #[export(range = (0.0, 16.0, 0.1, or_greater))]
     #[var(set)]
     lod_error_pixels: f32,
-    /// Smooth transitions between surface roles (grass, rock, snow) in the terrain shader.
+    /// Smooth, height-weighted transitions between surface materials across each cell (true),
+    /// or one material per triangle, its vertices' majority (false). Only the shader changes.
     #[export]
     #[var(set)]
     surface_blending: bool,
+    /// The surface materials: the nine surface roles bound to [TerrainTextureLayer]s, with
+    /// per-biome overrides. Without one the realistic look draws the untextured tint look and
+    /// the faceted look a palette per role. Changing the set, its layers or their settings
+    /// updates the material only: heights are never regenerated and collision never rebuilt.
+    #[export]
+    #[var(set = set_material_set)]
+    material_set: Option<Gd<TerrainMaterialSet>>,
+    /// How the surface is drawn: [constant LOOK_REALISTIC] (textured) or [constant LOOK_FACETED]
+    /// (flat colours, face normals, crisp edges). Switching changes only the shader.
+    #[export]
+    #[var(set = set_look)]
+    look: Look,
     /// Physics layers the terrain's collision is on.
     #[export(flags_3d_physics)]
     #[var(set)]
@@ -94,6 +113,11 @@ pub struct Terrain3D {
     /// The asset or recipe was replaced since the last generation started.
     source_replaced: bool,
     chunks: ChunkResources,
+    /// The surface material and what feeds it (declared after `chunks`: dropped after them).
+    materials: materials::MaterialState,
+    /// Whole-terrain mesh and collision builds, and edit chunk rebuilds (test counters).
+    resource_builds: u64,
+    chunk_updates: u64,
     water: WaterSurfaces,
     job: Option<GenerationJob>,
     cache: Arc<Mutex<GraphCache>>,
@@ -164,7 +188,23 @@ impl Terrain3D {
     #[func]
     pub fn set_surface_blending(&mut self, on: bool) {
         self.surface_blending = on;
-        self.chunks.set_surface_blending(on);
+        self.materials
+            .surface
+            .set("surface_blending", on.to_variant());
+    }
+
+    /// Sets [member material_set] and updates the material (never the heights or collision).
+    #[func]
+    pub fn set_material_set(&mut self, set: Option<Gd<TerrainMaterialSet>>) {
+        self.material_set = set;
+        self.material_set_changed();
+    }
+
+    /// Sets [member look]: switches the shader of the shared material only.
+    #[func]
+    pub fn set_look(&mut self, look: Look) {
+        self.look = look;
+        self.look_changed();
     }
 
     /// Sets [member terrain_id].
@@ -242,8 +282,11 @@ mod generation;
 pub mod job;
 pub mod layer_kind;
 mod lifecycle;
+pub mod look;
+mod materials;
 mod queries;
 pub mod query_view;
 pub mod registry;
+mod surface_classes;
 mod surface_info;
 mod transform_cache;

@@ -1,0 +1,96 @@
+//! The terrain's server material: one material RID shared by every chunk mesh, drawn with the
+//! realistic or the faceted shader. Parameters are kept here, so switching the shader (the look)
+//! re-applies them, and replacing chunk meshes never touches the material.
+
+use godot::classes::RenderingServer;
+use godot::prelude::*;
+
+/// The realistic shader source (textured, with the tint fallback), embedded at build time.
+pub const REALISTIC_SHADER: &str = include_str!("../../../../shaders/terrain.gdshader");
+/// The faceted shader source, embedded at build time.
+pub const FACETED_SHADER: &str = include_str!("../../../../shaders/terrain_faceted.gdshader");
+
+/// The material RID, its two shaders and the parameters set on it.
+#[derive(Default)]
+pub struct SurfaceMaterial {
+    material: Option<Rid>,
+    realistic: Option<Rid>,
+    faceted: Option<Rid>,
+    is_faceted: bool,
+    params: Vec<(StringName, Variant)>,
+}
+
+impl SurfaceMaterial {
+    /// The material RID, created (with both shaders) on first use.
+    pub fn rid(&mut self) -> Rid {
+        if let Some(m) = self.material {
+            return m;
+        }
+        let mut rs = RenderingServer::singleton();
+        let realistic = rs.shader_create();
+        rs.shader_set_code(realistic, REALISTIC_SHADER);
+        let faceted = rs.shader_create();
+        rs.shader_set_code(faceted, FACETED_SHADER);
+        let material = rs.material_create();
+        rs.material_set_shader(material, if self.is_faceted { faceted } else { realistic });
+        for (name, value) in &self.params {
+            rs.material_set_param(material, name, value);
+        }
+        self.realistic = Some(realistic);
+        self.faceted = Some(faceted);
+        self.material = Some(material);
+        material
+    }
+
+    /// Draws with the faceted (true) or the realistic shader.
+    pub fn set_faceted(&mut self, faceted: bool) {
+        if faceted == self.is_faceted {
+            return;
+        }
+        self.is_faceted = faceted;
+        let (Some(material), Some(r), Some(f)) = (self.material, self.realistic, self.faceted)
+        else {
+            return;
+        };
+        let mut rs = RenderingServer::singleton();
+        rs.material_set_shader(material, if faceted { f } else { r });
+        for (name, value) in &self.params {
+            rs.material_set_param(material, name, value);
+        }
+    }
+
+    /// Sets a shader parameter (kept for shader switches).
+    pub fn set(&mut self, name: &str, value: Variant) {
+        let name = StringName::from(name);
+        if let Some(material) = self.material {
+            RenderingServer::singleton().material_set_param(material, &name, &value);
+        }
+        match self.params.iter_mut().find(|(n, _)| *n == name) {
+            Some(entry) => entry.1 = value,
+            None => self.params.push((name, value)),
+        }
+    }
+
+    /// Frees the material and its shaders (parameters are kept for the next [`Self::rid`]).
+    pub fn free(&mut self) {
+        let mut rs = RenderingServer::singleton();
+        for rid in [
+            self.material.take(),
+            self.realistic.take(),
+            self.faceted.take(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            rs.free_rid(rid);
+        }
+    }
+}
+
+impl Drop for SurfaceMaterial {
+    fn drop(&mut self) {
+        if self.material.is_some() {
+            self.free();
+        }
+    }
+}

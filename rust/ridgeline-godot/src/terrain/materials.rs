@@ -1,0 +1,400 @@
+//! `Terrain3D`'s surface materials: [member material_set], [member look], the texture arrays,
+//! the control texture and every shader parameter. Nothing here touches heights, chunk meshes
+//! or collision: a material change only updates the shared material (docs/materials.md).
+
+use super::Terrain3D;
+use super::look::Look;
+use super::surface_classes::{self, SurfaceClasses};
+use crate::render::surface_material::SurfaceMaterial;
+use crate::resources::material_set::ROLE_NAMES;
+use crate::resources::texture_arrays::{self, PackedArrays};
+use godot::classes::image::Format;
+use godot::classes::object::ConnectFlags;
+use godot::classes::{Image, ImageTexture, Resource};
+use godot::prelude::*;
+use ridgeline_core::mesh::control_map::{self, LayerTable, TexelRect};
+
+/// Uniform array length in the shaders.
+const MAX_ENTRIES: usize = 32;
+
+/// How strongly a biome's colour tints textures and palette colours (hue only, see
+/// `ridgeline_core::mesh::control_map::material_tint`).
+const TINT_STRENGTH: f32 = 0.35;
+
+/// The faceted look's palette per surface role without a material set (sRGB bytes).
+pub const ROLE_PALETTE: [[u8; 3]; 9] = [
+    [110, 88, 62],
+    [82, 118, 50],
+    [112, 108, 102],
+    [92, 86, 80],
+    [138, 124, 96],
+    [196, 176, 130],
+    [232, 236, 244],
+    [72, 60, 46],
+    [80, 96, 90],
+];
+
+/// What the terrain's material holds between refreshes.
+#[derive(Default)]
+pub struct MaterialState {
+    /// The server material shared by every chunk.
+    pub surface: SurfaceMaterial,
+    arrays: Option<PackedArrays>,
+    pack_key: Vec<i64>,
+    control: Option<Gd<ImageTexture>>,
+    control_image: Option<Gd<Image>>,
+    texels: Vec<u8>,
+    control_dims: [usize; 2],
+    table: Option<LayerTable>,
+    connected: Vec<Gd<Resource>>,
+    warned: Vec<String>,
+    /// Work counters, for tests (`_test_counters`).
+    pub counters: Counters,
+}
+
+/// How often each piece of material work ran.
+#[derive(Default, Clone, Copy)]
+pub struct Counters {
+    /// Texture arrays packed.
+    pub array_packs: u64,
+    /// Control textures encoded in full.
+    pub control_builds: u64,
+    /// Partial control-texture updates (after edits).
+    pub control_updates: u64,
+    /// Material refreshes.
+    pub refreshes: u64,
+}
+
+fn floats(values: impl IntoIterator<Item = f32>) -> Variant {
+    let mut v: Vec<f32> = values.into_iter().take(MAX_ENTRIES).collect();
+    v.resize(MAX_ENTRIES, 0.0);
+    PackedFloat32Array::from(v.as_slice()).to_variant()
+}
+
+fn colors(values: impl IntoIterator<Item = Color>) -> Variant {
+    let mut v: Vec<Color> = values.into_iter().take(MAX_ENTRIES).collect();
+    v.resize(MAX_ENTRIES, Color::WHITE);
+    PackedColorArray::from(v.as_slice()).to_variant()
+}
+
+#[godot_api(secondary)]
+impl Terrain3D {
+    /// The surface role (`ground`, `grass`, `rock`, `cliff`, `sediment`, `sand`, `snow`,
+    /// `wet_ground` or `underwater`) of the sample nearest to `world_position`; an empty name
+    /// outside the terrain or before the first generation.
+    #[func]
+    pub fn get_surface_role(&self, world_position: Vector3) -> StringName {
+        let Some(p) = self.prepared().clone() else {
+            return StringName::default();
+        };
+        let Some(xf) = self.view.xform.get(&self.base()) else {
+            return StringName::default();
+        };
+        let local = xf.to_local * world_position;
+        let grid = *p.field.grid();
+        if !grid.contains(local.x, local.z) {
+            return StringName::default();
+        }
+        let Some((x, z)) = grid.nearest_sample(local.x, local.z) else {
+            return StringName::default();
+        };
+        let role = surface_classes::role_at(&p, grid.index(x, z)) as usize;
+        StringName::from(ROLE_NAMES.get(role).copied().unwrap_or(""))
+    }
+
+    /// The surface role id (0 ground … 8 underwater, the order of [method get_surface_role]'s
+    /// names) of every sample, row-major (`z * samples_x + x`); empty before the first
+    /// generation.
+    #[func]
+    pub fn get_sample_roles(&self) -> PackedByteArray {
+        match self.prepared().clone() {
+            Some(p) => PackedByteArray::from(surface_classes::of(&p).role_ids.as_slice()),
+            None => PackedByteArray::new(),
+        }
+    }
+
+    /// Handler of the material set's and its layers' `changed` signals (connected deferred).
+    #[func]
+    fn _on_material_changed(&mut self) {
+        self.connect_material_resources();
+        self.refresh_materials();
+    }
+
+    /// Work counters for tests: `resource_builds` (chunk meshes and collision built for the
+    /// whole terrain), `chunk_updates` (chunks rebuilt by edits), `array_packs`,
+    /// `control_builds`, `control_updates`, `material_refreshes` and `array_size` (0 = no
+    /// arrays).
+    #[func]
+    fn _test_counters(&self) -> VarDictionary {
+        let c = self.materials.counters;
+        let mut d = VarDictionary::new();
+        d.set("resource_builds", self.resource_builds as i64);
+        d.set("chunk_updates", self.chunk_updates as i64);
+        d.set("array_packs", c.array_packs as i64);
+        d.set("control_builds", c.control_builds as i64);
+        d.set("control_updates", c.control_updates as i64);
+        d.set("material_refreshes", c.refreshes as i64);
+        let size = self.materials.arrays.as_ref().map_or(0, |a| a.size);
+        d.set("array_size", size as i64);
+        d
+    }
+}
+
+impl Terrain3D {
+    /// [member material_set]'s setter: listens to the new set and updates the material.
+    pub(super) fn material_set_changed(&mut self) {
+        self.materials.warned.clear();
+        self.connect_material_resources();
+        self.refresh_materials();
+    }
+
+    /// [member look]'s setter: switches the shader of the shared material only.
+    pub(super) fn look_changed(&mut self) {
+        self.materials
+            .surface
+            .set_faceted(self.look == Look::Faceted);
+        self.refresh_materials();
+    }
+
+    /// Listens (deferred) to the set's and its layers' `changed` signals, and to nothing else.
+    fn connect_material_resources(&mut self) {
+        let mut wanted: Vec<Gd<Resource>> = Vec::new();
+        if let Some(set) = &self.material_set {
+            wanted.push(set.clone().upcast());
+            let layers = set.bind().layer_list();
+            for l in layers {
+                let r: Gd<Resource> = l.upcast();
+                if !wanted.contains(&r) {
+                    wanted.push(r);
+                }
+            }
+        }
+        let callable = Callable::from_object_method(&self.to_gd(), "_on_material_changed");
+        for mut old in std::mem::take(&mut self.materials.connected) {
+            if !wanted.contains(&old) && old.is_connected("changed", &callable) {
+                old.disconnect("changed", &callable);
+            }
+        }
+        for r in &wanted {
+            let mut r = r.clone();
+            if !r.is_connected("changed", &callable) {
+                r.connect_flags("changed", &callable, ConnectFlags::DEFERRED);
+            }
+        }
+        self.materials.connected = wanted;
+    }
+
+    fn warn_once(&mut self, message: String) {
+        if !self.materials.warned.contains(&message) {
+            godot_warn!("Terrain3D: {message}");
+            self.materials.warned.push(message);
+        }
+    }
+
+    /// Brings every material parameter up to date: resolves the set, repacks the arrays when a
+    /// texture changed, rebuilds the control texture when the layer table changed, and sets the
+    /// uniforms of both looks.
+    pub(super) fn refresh_materials(&mut self) {
+        self.materials.counters.refreshes += 1;
+        let prepared = self.prepared().clone();
+        let classes = prepared.as_ref().map(|p| surface_classes::of(p));
+        let biomes: Vec<(String, Option<String>)> = classes
+            .as_ref()
+            .map(|c| {
+                c.biomes
+                    .iter()
+                    .map(|b| (b.name.clone(), b.material.clone()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let resolved = self
+            .material_set
+            .as_ref()
+            .map(|s| s.bind().resolve(&biomes));
+        let mut layer_count = 0usize;
+        let mut table = LayerTable::identity();
+        let mut snapshots = Vec::new();
+        if let Some(r) = resolved {
+            for w in r.warnings {
+                self.warn_once(w);
+            }
+            snapshots = r
+                .layers
+                .iter()
+                .map(|l| l.bind().snapshot())
+                .collect::<Vec<_>>();
+            let mut key: Vec<i64> = snapshots.iter().flat_map(|s| s.pack_key()).collect();
+            key.push(r.texture_size as i64);
+            if self.materials.arrays.is_none() || key != self.materials.pack_key {
+                match texture_arrays::pack(&snapshots, r.texture_size) {
+                    Ok(arrays) => {
+                        self.materials.arrays = Some(arrays);
+                        self.materials.counters.array_packs += 1;
+                    }
+                    Err(e) => {
+                        godot_error!("Terrain3D.material_set: {e}; drawing the tint look");
+                        self.materials.arrays = None;
+                    }
+                }
+                self.materials.pack_key = key;
+            }
+            if self.materials.arrays.is_some() {
+                layer_count = snapshots.len();
+                table = r.table;
+            }
+        } else {
+            self.materials.arrays = None;
+            self.materials.pack_key.clear();
+        }
+        if let Some(c) = &classes {
+            self.update_control_map(c, table);
+        }
+        let m = &mut self.materials;
+        let s = &mut m.surface;
+        if let Some(a) = &m.arrays
+            && layer_count > 0
+        {
+            s.set(
+                "albedo_height_array",
+                a.albedo_height.get_rid().to_variant(),
+            );
+            s.set(
+                "normal_roughness_array",
+                a.normal_roughness.get_rid().to_variant(),
+            );
+            s.set("layer_tiling", floats(snapshots.iter().map(|l| l.tiling_m)));
+            s.set(
+                "layer_triplanar",
+                floats(
+                    snapshots
+                        .iter()
+                        .map(|l| if l.triplanar { 1.0 } else { 0.0 }),
+                ),
+            );
+            s.set(
+                "layer_blend_contrast",
+                floats(snapshots.iter().map(|l| l.blend_contrast)),
+            );
+            s.set(
+                "layer_anti_tiling",
+                floats(snapshots.iter().map(|l| l.anti_tiling)),
+            );
+            s.set(
+                "layer_normal_strength",
+                floats(snapshots.iter().map(|l| l.normal_strength)),
+            );
+            s.set("palette", colors(a.flat_colors.iter().copied()));
+            s.set("palette_count", (a.flat_colors.len() as i32).to_variant());
+        } else {
+            let palette = ROLE_PALETTE
+                .iter()
+                .map(|c| Color::from_rgba8(c[0], c[1], c[2], 255));
+            s.set("palette", colors(palette));
+            s.set("palette_count", (ROLE_PALETTE.len() as i32).to_variant());
+        }
+        s.set("layer_count", (layer_count as i32).to_variant());
+        if let Some(tex) = &m.control {
+            s.set("control_map", tex.get_rid().to_variant());
+        }
+        if let Some(c) = &classes {
+            let tints = c.biomes.iter().map(|b| {
+                let t = control_map::material_tint(b.color, TINT_STRENGTH);
+                Color::from_rgba(t[0], t[1], t[2], 1.0)
+            });
+            s.set("biome_tint", colors(tints));
+            s.set(
+                "biome_count",
+                (c.biomes.len().min(MAX_ENTRIES) as i32).to_variant(),
+            );
+        }
+        if let Some(p) = &prepared {
+            let [sx, sz] = p.field.grid().size();
+            s.set("terrain_size", Vector2::new(sx, sz).to_variant());
+            let c = p.biome_color;
+            s.set(
+                "biome_color",
+                Color::from_rgba(c[0], c[1], c[2], c[3]).to_variant(),
+            );
+            let [lo, hi] = p.field.height_range();
+            s.set("min_height", lo.to_variant());
+            s.set("max_height", hi.to_variant());
+        }
+        s.set("surface_blending", self.surface_blending.to_variant());
+        s.set_faceted(self.look == Look::Faceted);
+    }
+
+    /// Encodes the whole control texture when the grid or the layer table changed.
+    fn update_control_map(&mut self, c: &SurfaceClasses, table: LayerTable) {
+        let Some(p) = self.prepared().clone() else {
+            return;
+        };
+        let [w, d] = p.field.grid().samples();
+        let m = &mut self.materials;
+        if m.control.is_some() && m.control_dims == [w, d] && m.table.as_ref() == Some(&table) {
+            return;
+        }
+        m.texels = control_map::encode(w, d, &c.role_ids, &c.biome_ids, &table);
+        m.table = Some(table);
+        m.control_dims = [w, d];
+        m.counters.control_builds += 1;
+        let Some(image) = Image::create_from_data(
+            w as i32,
+            d as i32,
+            false,
+            Format::RGBA8,
+            &PackedByteArray::from(m.texels.as_slice()),
+        ) else {
+            godot_error!("Terrain3D: could not create the {w}×{d} control texture");
+            return;
+        };
+        m.control = ImageTexture::create_from_image(&image);
+        m.control_image = Some(image);
+    }
+
+    /// Re-encodes the control texels around `rect` (samples changed by an edit) and uploads the
+    /// texture. Heights, meshes and collision are not involved.
+    pub(super) fn update_control_rect(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
+        let Some(p) = self.prepared().clone() else {
+            return;
+        };
+        let [w, d] = p.field.grid().samples();
+        let classes = surface_classes::of(&p);
+        let m = &mut self.materials;
+        let (Some(table), Some(tex)) = (m.table.clone(), m.control.as_mut()) else {
+            return;
+        };
+        if m.control_dims != [w, d] {
+            return;
+        }
+        // Roles depend on slope and water around a sample; overlays on the 8 neighbours.
+        let rect = control_map::grow(
+            control_map::grow(control_map::grow(TexelRect { x0, z0, x1, z1 }, w, d), w, d),
+            w,
+            d,
+        );
+        let before = m.texels.clone();
+        control_map::encode_rect(
+            w,
+            d,
+            &classes.role_ids,
+            &classes.biome_ids,
+            &table,
+            rect,
+            &mut m.texels,
+        );
+        if before == m.texels {
+            return;
+        }
+        if let Some(image) = Image::create_from_data(
+            w as i32,
+            d as i32,
+            false,
+            Format::RGBA8,
+            &PackedByteArray::from(m.texels.as_slice()),
+        ) {
+            tex.update(&image);
+            m.control_image = Some(image);
+            m.counters.control_updates += 1;
+        }
+    }
+}

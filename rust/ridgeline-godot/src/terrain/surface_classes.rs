@@ -1,0 +1,58 @@
+//! What the surface materials read from a prepared terrain: its biome table and, per sample,
+//! the biome id and the surface role. The core classifies; this only adapts its output.
+
+use super::job::Prepared;
+
+/// A biome as the materials see it.
+pub struct BiomeEntry {
+    /// Biome name.
+    pub name: String,
+    /// Tint colour (linear RGBA 0–1).
+    pub color: [f32; 4],
+    /// The recipe's explicit material (a [TerrainTextureLayer] path), winning over the set.
+    pub material: Option<String>,
+}
+
+/// Biomes, biome ids and roles of every sample.
+pub struct SurfaceClasses {
+    /// The biome table (id = index; at most 255 are distinguished).
+    pub biomes: Vec<BiomeEntry>,
+    /// Biome id per sample, row-major.
+    pub biome_ids: Vec<u8>,
+    /// Surface role id per sample (0–8, docs/materials.md), row-major.
+    pub role_ids: Vec<u8>,
+}
+
+/// The classes of `p`. Without a classification (before the biome stage publishes one) every
+/// sample is `ground` and the biome comes from the painted regions (id 0 = the default biome,
+/// id n = the n-th region biome).
+pub fn of(p: &Prepared) -> SurfaceClasses {
+    let n = p.field.grid().sample_count();
+    let mut biomes = vec![BiomeEntry {
+        name: p.default_biome.clone(),
+        color: p.biome_color,
+        material: None,
+    }];
+    for name in p.region_biomes.iter() {
+        biomes.push(BiomeEntry {
+            name: name.clone(),
+            color: p.biome_color,
+            material: None,
+        });
+    }
+    let biome_ids = if p.regions.len() == n {
+        p.regions.iter().map(|&r| r.min(255) as u8).collect()
+    } else {
+        vec![0; n]
+    };
+    SurfaceClasses {
+        biomes,
+        biome_ids,
+        role_ids: vec![0; n],
+    }
+}
+
+/// The role id of sample `index` of `p` (0 = ground without a classification).
+pub fn role_at(_p: &Prepared, _index: usize) -> u8 {
+    0
+}
