@@ -1,5 +1,5 @@
-//! `ridgeline`: inspect, generate, cook and compact Ridgeline terrain documents, list the node
-//! types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
+//! `ridgeline`: inspect, generate, cook, compact, import and export Ridgeline terrain documents,
+//! list the node types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
 //! parseable.
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error or
@@ -8,8 +8,10 @@
 mod apply_preset;
 mod compact;
 mod cook;
+mod export;
 mod files;
 mod generate;
+mod import;
 mod inspect;
 mod nodes;
 mod presets;
@@ -134,8 +136,56 @@ enum Command {
         #[arg(long)]
         clear_strokes: bool,
     },
+    /// Create a terrain asset whose graph reads a heightmap (16/8-bit PNG, R16, R32 or terrain
+    /// JSON); the path stored is relative to the asset. The file must be inside the asset's
+    /// project.
+    Import {
+        /// The heightmap (`.png`, `.r16`/`.raw`, `.r32`, `.json`).
+        file: PathBuf,
+        /// The asset to write (`<name>.terrain.json`).
+        #[arg(long)]
+        out: PathBuf,
+        /// World size `X,Z` (default: 1 m per pixel; terrain JSON: its cell size).
+        #[arg(long, value_parser = parse_pair::<f64>)]
+        size: Option<[f64; 2]>,
+        /// Heights `MIN,MAX` of the smallest and largest sample (PNG, R16; default: the range a
+        /// Ridgeline PNG embeds, else 0,100).
+        #[arg(long, value_parser = parse_pair::<f64>, allow_hyphen_values = true)]
+        height_range: Option<[f64; 2]>,
+        /// Raw files: samples `WIDTH,DEPTH` (default: a square file's side).
+        #[arg(long, value_parser = parse_pair::<usize>)]
+        raw_size: Option<[usize; 2]>,
+    },
+    /// Write the prepared surface (Final, strokes replayed) of a recipe or a cooked payload as a
+    /// 16-bit PNG, R16, R32 or seed-002 terrain JSON.
+    Export {
+        /// A `*.terrain.json` asset, a bare recipe JSON, or a cooked `*.terrain.bin`.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum)]
+        format: export::ExportFormat,
+        /// The file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Heights `MIN,MAX` mapped to 0 and 65535 (png16, r16; default: the surface's range).
+        #[arg(long, value_parser = parse_pair::<f64>, allow_hyphen_values = true)]
+        height_range: Option<[f64; 2]>,
+    },
     /// Print the generator version.
     Version,
+}
+
+/// Parses `A,B`.
+fn parse_pair<T: std::str::FromStr + Copy>(s: &str) -> Result<[T; 2], String> {
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| format!("expected two values `A,B`, got `{s}`"))?;
+    let p = |v: &str| {
+        v.trim()
+            .parse::<T>()
+            .map_err(|_| format!("`{}` is not a valid number", v.trim()))
+    };
+    Ok([p(a)?, p(b)?])
 }
 
 fn main() -> ExitCode {
@@ -192,6 +242,25 @@ fn run(cli: Cli) -> ExitCode {
             };
             apply_preset::run(&project, &preset, &target, grid).map(|t| print!("{t}"))
         }
+        Command::Import {
+            file,
+            out,
+            size,
+            height_range,
+            raw_size,
+        } => import::run(&import::Args {
+            file: &file,
+            out: &out,
+            size,
+            height_range,
+            raw_size,
+        }),
+        Command::Export {
+            file,
+            format,
+            out,
+            height_range,
+        } => export::run(&file, format, &out, height_range),
         Command::Version => {
             println!("{}", ridgeline_core::GENERATOR_VERSION);
             Ok(())

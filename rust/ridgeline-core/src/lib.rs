@@ -12,7 +12,7 @@
 //! | layer | modules |
 //! |---|---|
 //! | foundations | error, seed, fsio, grid, heightfield, noise, doc |
-//! | algorithms | query, mesh, landform, hydrology, edit |
+//! | algorithms | query, mesh, landform, hydrology, edit, heightmap |
 //! | nodes | nodes |
 //! | graph | graph |
 //! | recipe | recipe |
@@ -27,6 +27,7 @@ pub mod fsio;
 pub mod graph;
 pub mod grid;
 pub mod heightfield;
+pub mod heightmap;
 pub mod hydrology;
 pub mod landform;
 pub mod mesh;

@@ -7,7 +7,43 @@ use crate::error::{Error, Result};
 use crate::grid::{Field, Grid};
 use crate::landform::Landforms;
 use crate::seed::StableHasher;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A file a node names (a heightmap), read by the pipeline before evaluation by the one rule
+/// for referenced files (`fsio::resolve_reference`, `fsio::read_bounded`). The node decodes the
+/// bytes itself, only when its cached result cannot be reused.
+#[derive(Clone, Debug)]
+pub struct NodeFile {
+    /// The reference as written in the node's params.
+    pub reference: String,
+    /// Where it was found (for messages).
+    pub path: String,
+    /// The file's bytes.
+    pub bytes: Arc<Vec<u8>>,
+    /// [`crate::seed::content_hash`] of the bytes: part of the node's cache key.
+    pub hash: u64,
+}
+
+impl NodeFile {
+    /// How messages name the file: the reference and where it resolved.
+    pub fn shown(&self) -> String {
+        format!("\"{}\" ({})", self.reference, self.path)
+    }
+}
+
+/// Files read for a run, by node id.
+pub type NodeFiles = BTreeMap<String, NodeFile>;
+
+/// What a node asks the pipeline to read before evaluation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRequest {
+    /// The reference as written (relative to the asset's folder, or `res://…`).
+    pub reference: String,
+    /// Its kind (size limit and messages).
+    pub kind: crate::fsio::FileKind,
+}
 
 /// Everything a graph runs in: the grid, the world seed and the landforms.
 #[derive(Clone, Copy, Debug)]
@@ -19,6 +55,7 @@ pub struct Scene<'a> {
     /// The named landforms.
     pub landforms: Landforms<'a>,
     landforms_key: u64,
+    files: Option<&'a NodeFiles>,
 }
 
 impl<'a> Scene<'a> {
@@ -29,6 +66,15 @@ impl<'a> Scene<'a> {
             seed,
             landforms,
             landforms_key: landforms.key(),
+            files: None,
+        }
+    }
+
+    /// The scene with the files its nodes name (read by the pipeline).
+    pub fn with_files(self, files: &'a NodeFiles) -> Self {
+        Self {
+            files: Some(files),
+            ..self
         }
     }
 }
@@ -105,6 +151,20 @@ impl<'a> EvalContext<'a> {
         Ok(self.node_id)
     }
 
+    /// The file this node names ([`Read::File`]), as the pipeline read it.
+    pub fn file(&self) -> Result<&'a NodeFile> {
+        self.declared(Read::File)?;
+        self.scene
+            .files
+            .and_then(|f| f.get(self.node_id))
+            .ok_or_else(|| {
+                Error::invalid(
+                    "params.file",
+                    "was not read before evaluation (generate through the pipeline, which reads the files nodes name)",
+                )
+            })
+    }
+
     /// Hashes everything this context exposes to the node: the grid always, and each
     /// declared part. A node's cache key is built from this, so what a node can read is
     /// exactly what its key covers.
@@ -121,6 +181,12 @@ impl<'a> EvalContext<'a> {
                 Read::Landforms => h.str("landforms").u64(self.scene.landforms_key),
                 Read::Quality => h.str("quality").u64(self.quality as u64),
                 Read::NodeId => h.str("node_id").str(self.node_id),
+                Read::File => {
+                    let file = self.scene.files.and_then(|f| f.get(self.node_id));
+                    h.str("file")
+                        .u64(file.map_or(0, |f| f.hash))
+                        .u64(file.map_or(0, |f| f.bytes.len() as u64))
+                }
             };
         }
     }

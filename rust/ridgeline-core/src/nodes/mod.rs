@@ -18,6 +18,7 @@ mod erosion;
 mod flat_terrain;
 mod height_blend;
 mod height_offset;
+mod heightmap;
 mod landform;
 mod noise_terrain;
 mod path_distance_mask;
@@ -30,8 +31,9 @@ pub(crate) mod util;
 mod water_body;
 mod water_edit;
 
-pub use context::{CheckContext, EvalContext, Scene};
+pub use context::{CheckContext, EvalContext, FileRequest, NodeFile, NodeFiles, Scene};
 pub use erosion::erosion_budget;
+pub use heightmap::{Format as HeightmapFormat, format_of as heightmap_format_of};
 pub use spec::{Canonical, Category, NodeSpec, Read};
 
 use crate::doc::params::Params;
@@ -45,6 +47,7 @@ pub const REGISTRY: &[&NodeSpec] = &[
     &landform::SPEC,
     &noise_terrain::SPEC,
     &flat_terrain::SPEC,
+    &heightmap::SPEC,
     &elevation_mask::SPEC,
     &slope_mask::SPEC,
     &path_distance_mask::SPEC,
@@ -220,6 +223,10 @@ pub trait NodeImpl: Send + Sync + std::fmt::Debug {
     /// Checks against the recipe context (e.g. a named landform exists, the sampling domain
     /// fits the terrain size). `path` locates the node's params.
     fn check(&self, _ctx: &CheckContext, _path: &str, _d: &mut Diagnostics) {}
+    /// The file the node reads ([`Read::File`]), which the pipeline reads before evaluation.
+    fn file_request(&self) -> Option<FileRequest> {
+        None
+    }
     /// Computes the outputs (and optional details for the run report).
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated>;
 }
@@ -256,6 +263,10 @@ impl Node {
     /// Checks against the recipe context; `path` locates the node's params.
     pub fn check(&self, ctx: &CheckContext, path: &str, d: &mut Diagnostics) {
         self.imp.check(ctx, path, d)
+    }
+    /// The file the node reads, if any (see [`NodeImpl::file_request`]).
+    pub fn file_request(&self) -> Option<FileRequest> {
+        self.imp.file_request()
     }
     /// Computes the outputs.
     pub fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {

@@ -6,6 +6,7 @@
 //! keeps the most recently used [`DevCache::MAX_ENTRIES`] entries.
 
 use super::PreparedTerrain;
+use crate::nodes::NodeFiles;
 use crate::recipe::Recipe;
 use std::path::{Path, PathBuf};
 
@@ -70,18 +71,19 @@ impl DevCache {
         &self.dir
     }
 
-    /// Where `recipe`'s entry lives.
-    pub fn path_for(&self, recipe: &Recipe) -> PathBuf {
+    /// Where `recipe`'s entry lives, given the files its graph names
+    /// ([`super::generate::read_files`]; their contents are part of the key).
+    pub fn path_for(&self, recipe: &Recipe, files: &NodeFiles) -> PathBuf {
         self.dir.join(format!(
             "{:016x}.terrain.bin",
-            super::generate::base_cache_key(recipe)
+            super::generate::base_cache_key_with_files(recipe, files)
         ))
     }
 
-    /// The prepared base for `recipe`, when a valid entry exists. A corrupt or stale entry is
-    /// removed and reported as a miss.
-    pub fn load(&self, recipe: &Recipe) -> Option<PreparedTerrain> {
-        let path = self.path_for(recipe);
+    /// The prepared base for `recipe` (with `files`), when a valid entry exists. A corrupt or
+    /// stale entry is removed and reported as a miss.
+    pub fn load(&self, recipe: &Recipe, files: &NodeFiles) -> Option<PreparedTerrain> {
+        let path = self.path_for(recipe, files);
         let bytes = crate::fsio::read_bounded(&path, crate::fsio::FileKind::Payload).ok()?;
         match (self.codec.decode)(&bytes, &path.display().to_string()) {
             Ok(p) if p.field.grid() == &recipe.grid().ok()? => {
@@ -101,14 +103,19 @@ impl DevCache {
 
     /// Stores `prepared` (a base from [`super::generate::prepare_base`]) as `recipe`'s entry. Errors say which file could not be written; a
     /// failed store leaves no partial file.
-    pub fn store(&self, recipe: &Recipe, prepared: &PreparedTerrain) -> Result<PathBuf, String> {
+    pub fn store(
+        &self,
+        recipe: &Recipe,
+        files: &NodeFiles,
+        prepared: &PreparedTerrain,
+    ) -> Result<PathBuf, String> {
         std::fs::create_dir_all(&self.dir).map_err(|e| {
             format!(
                 "{}: cannot create cache directory ({e})",
                 self.dir.display()
             )
         })?;
-        let path = self.path_for(recipe);
+        let path = self.path_for(recipe, files);
         crate::fsio::write_atomic(&path, &(self.codec.encode)(prepared))
             .map_err(|e| e.to_string())?;
         self.evict();
@@ -159,17 +166,21 @@ pub fn prepare_cached(
     cancel: &std::sync::atomic::AtomicBool,
     masks: Option<crate::edit::MaskLoader>,
 ) -> crate::Result<CachedPrepare> {
+    // The files the graph names are read (and hashed) first: their contents are part of the
+    // cache key, and a missing or unreadable file is an error before anything else happens.
+    let files = super::generate::read_files(recipe, progress)?;
     let hit = dev.and_then(|d| {
         progress(0.0, "reading the development cache");
-        d.load(recipe)
+        d.load(recipe, &files)
     });
     let from_cache = hit.is_some();
     let mut warning = None;
     let base = match hit {
         Some(base) => base,
         None => {
-            let base = super::generate::prepare_base(
+            let base = super::generate::prepare_base_with_files(
                 recipe,
+                &files,
                 crate::nodes::Quality::Final,
                 cache,
                 &|f, s| progress(0.75 * f, s),
@@ -180,7 +191,7 @@ pub fn prepare_cached(
             }
             if let Some(d) = dev {
                 progress(0.75, "writing the development cache");
-                warning = d.store(recipe, &base).err();
+                warning = d.store(recipe, &files, &base).err();
             }
             base
         }
@@ -220,7 +231,8 @@ mod tests {
     fn miss_store_hit_and_corrupt_entry_is_a_miss() {
         let cache = DevCache::new(temp_dir("hit"), crate::formats::payload::CODEC);
         let r = recipe(3);
-        assert!(cache.load(&r).is_none());
+        let none = NodeFiles::new();
+        assert!(cache.load(&r, &none).is_none());
         let p = prepare(
             &r,
             Quality::Final,
@@ -229,15 +241,15 @@ mod tests {
             &AtomicBool::new(false),
         )
         .unwrap();
-        let path = cache.store(&r, &p).unwrap();
-        let warm = cache.load(&r).expect("warm load");
+        let path = cache.store(&r, &none, &p).unwrap();
+        let warm = cache.load(&r, &none).expect("warm load");
         assert_eq!(warm.field.heights(), p.field.heights());
         assert!(
-            cache.load(&recipe(4)).is_none(),
+            cache.load(&recipe(4), &none).is_none(),
             "another seed is another entry"
         );
         std::fs::write(&path, b"RDGLTBIN garbage").unwrap();
-        assert!(cache.load(&r).is_none());
+        assert!(cache.load(&r, &none).is_none());
         assert!(!path.exists(), "corrupt entries are removed");
         let _ = std::fs::remove_dir_all(cache.dir());
     }
@@ -256,7 +268,7 @@ mod tests {
                 &never,
             )
             .unwrap();
-            cache.store(&r, &p).unwrap();
+            cache.store(&r, &NodeFiles::new(), &p).unwrap();
         }
         let n = std::fs::read_dir(cache.dir()).unwrap().count();
         assert_eq!(n, DevCache::MAX_ENTRIES);

@@ -4,7 +4,7 @@ use crate::error::Result;
 use crate::graph::Graph;
 use crate::graph::eval::{self, GraphCache, NodeReport, Progress};
 use crate::heightfield::Heightfield;
-use crate::nodes::Quality;
+use crate::nodes::{NodeFiles, Quality};
 use crate::recipe::Recipe;
 use std::sync::atomic::AtomicBool;
 
@@ -46,6 +46,32 @@ pub fn generate_with_masks(
     cancel: &AtomicBool,
     masks: Option<crate::edit::MaskLoader>,
 ) -> Result<Generated> {
+    let files = read_files(recipe, progress)?;
+    generate_with_files(recipe, &files, quality, cache, progress, cancel, masks)
+}
+
+/// Reads the files `recipe`'s graph names ([`super::files::read_node_files`]), errors located in
+/// the recipe.
+pub fn read_files(recipe: &Recipe, progress: Progress) -> Result<NodeFiles> {
+    let Some(graph) = &recipe.graph else {
+        return Ok(NodeFiles::new());
+    };
+    if graph.nodes.iter().any(|n| n.node.file_request().is_some()) {
+        progress(0.0, "reading files");
+    }
+    super::files::read_node_files(recipe, graph).map_err(|e| recipe.locate_error(e))
+}
+
+/// [`generate_with_masks`] with the graph's files already read ([`read_files`]).
+pub fn generate_with_files(
+    recipe: &Recipe,
+    files: &NodeFiles,
+    quality: Quality,
+    cache: &mut GraphCache,
+    progress: Progress,
+    cancel: &AtomicBool,
+    masks: Option<crate::edit::MaskLoader>,
+) -> Result<Generated> {
     let conventional;
     let graph = match &recipe.graph {
         Some(g) => g,
@@ -54,7 +80,7 @@ pub fn generate_with_masks(
             &conventional
         }
     };
-    let scene = recipe.scene()?;
+    let scene = recipe.scene()?.with_files(files);
     let out = eval::evaluate(graph, &scene, quality, cache, progress, cancel)
         .map_err(|e| recipe.locate_error(e))?;
     let grid = scene.grid;
@@ -100,9 +126,22 @@ pub fn prepare_base(
     progress: Progress,
     cancel: &AtomicBool,
 ) -> Result<super::PreparedTerrain> {
+    let files = read_files(recipe, progress)?;
+    prepare_base_with_files(recipe, &files, quality, cache, progress, cancel)
+}
+
+/// [`prepare_base`] with the graph's files already read ([`read_files`]).
+pub fn prepare_base_with_files(
+    recipe: &Recipe,
+    files: &NodeFiles,
+    quality: Quality,
+    cache: &mut GraphCache,
+    progress: Progress,
+    cancel: &AtomicBool,
+) -> Result<super::PreparedTerrain> {
     let mut bare = recipe.clone();
     bare.clear_strokes();
-    let g = generate(&bare, quality, cache, progress, cancel)?;
+    let g = generate_with_files(&bare, files, quality, cache, progress, cancel, None)?;
     Ok(super::PreparedTerrain::new(
         g.heightfield,
         (*g.water).clone(),
@@ -168,6 +207,19 @@ pub fn base_cache_key(recipe: &Recipe) -> u64 {
     }
     let mut h = crate::seed::StableHasher::default();
     h.str(crate::GENERATOR_VERSION).str(&value.to_string());
+    h.finish()
+}
+
+/// [`base_cache_key`] including the contents of the files the graph names (equal to it when
+/// the graph names none), so editing a heightmap file is a new identity.
+pub fn base_cache_key_with_files(recipe: &Recipe, files: &NodeFiles) -> u64 {
+    let key = base_cache_key(recipe);
+    if files.is_empty() {
+        return key;
+    }
+    let mut h = crate::seed::StableHasher::default();
+    h.u64(key).str("files");
+    super::files::hash_files(files, &mut h);
     h.finish()
 }
 

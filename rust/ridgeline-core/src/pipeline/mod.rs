@@ -7,9 +7,11 @@
 //! - [`session`]: an editable terrain (base + strokes → surface), incremental updates, undo.
 //! - [`compact`]: merging stamps; size/resolution decisions.
 //! - [`devcache`]: generated bases stored in the user's cache directory.
+//! - [`files`]: the files graph nodes name (heightmaps), read and hashed before evaluation.
 
 pub mod compact;
 pub mod devcache;
+pub mod files;
 pub mod generate;
 pub mod prepared;
 pub mod session;
@@ -21,10 +23,13 @@ mod session_tests;
 
 pub use devcache::{CachedPrepare, DevCache, prepare_cached};
 pub use generate::{
-    Generated, base_cache_key, default_biome_color, finish, generate, generate_with_masks, prepare,
-    prepare_base,
+    Generated, base_cache_key, base_cache_key_with_files, default_biome_color, finish, generate,
+    generate_with_files, generate_with_masks, prepare, prepare_base, prepare_base_with_files,
+    read_files,
 };
 pub use prepared::PreparedTerrain;
 pub use session::{Change, EditSession};
+#[cfg(test)]
+mod files_tests;
 #[cfg(test)]
 mod hardening_tests;

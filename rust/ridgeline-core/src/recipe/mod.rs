@@ -91,6 +91,9 @@ struct Origin {
     source: String,
     /// The recipe's path inside it (`recipe` in an asset, empty for a bare recipe).
     path: String,
+    /// The folder of the asset file, when known: files the graph names (heightmaps) resolve
+    /// from it. Not part of the document or of any cache key (file contents are).
+    dir: Option<std::path::PathBuf>,
 }
 
 /// A whole terrain asset source document.
@@ -418,6 +421,7 @@ impl Recipe {
             origin: Origin {
                 source: String::new(),
                 path: path.to_string(),
+                dir: None,
             },
         };
         // Checks that need the whole recipe.
@@ -569,7 +573,7 @@ impl Recipe {
     /// `<file>: <recipe path>.<path>`. Paths that already start at the recipe (`recipe.…`)
     /// only gain the file name.
     pub fn locate_error(&self, e: Error) -> Error {
-        let Origin { source, path } = &self.origin;
+        let Origin { source, path, .. } = &self.origin;
         match e {
             Error::Invalid(ds) => Error::Invalid(
                 ds.into_iter()
@@ -593,6 +597,23 @@ impl Recipe {
             ),
             other => other,
         }
+    }
+
+    /// The folder the recipe's asset file is in (set by whoever loaded it from disk: the CLI,
+    /// Godot's asset loader); files the graph names resolve from it.
+    pub fn source_dir(&self) -> Option<&std::path::Path> {
+        self.origin.dir.as_deref()
+    }
+
+    /// Records the folder the recipe's asset file is in.
+    pub fn set_source_dir(&mut self, dir: impl Into<std::path::PathBuf>) {
+        self.origin.dir = Some(dir.into());
+    }
+
+    /// The recipe with its asset's folder recorded ([`Recipe::set_source_dir`]).
+    pub fn with_source_dir(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.set_source_dir(dir);
+        self
     }
 
     /// World size as f32.

@@ -4,6 +4,12 @@
 //! (the red channel is the height). Value 0 maps to `min`, the largest value of the bit depth
 //! (65535 or 255) to `max`. Interlaced, palette and sub-8-bit images are refused with a clear
 //! error, as are truncated or corrupt files.
+//!
+//! Quantising (seed 004): a height `h` is written as `v = round((h − min) / (max − min) · 65535)`
+//! clamped to 0..=65535 and read back as `h = min + v / 65535 · (max − min)` (computed in f64,
+//! stored as f32). [`write`] embeds the range in a `tEXt` chunk ([`RANGE_KEYWORD`]), so a
+//! Ridgeline PNG carries its own mapping ([`embedded_range`]); other readers ignore the chunk.
+//! Writing what was read with the same range gives the same bytes.
 
 use super::HeightImage;
 use crate::error::{Error, Result};
@@ -81,23 +87,29 @@ pub fn read_limited(
         .next_frame(&mut buf)
         .map_err(|e| bad(format!("truncated or corrupt image data ({e})")))?;
     let stride = channels * bytes_per_sample;
-    let scale = if bytes_per_sample == 2 {
-        65535.0
-    } else {
-        255.0
-    };
+    let full = if bytes_per_sample == 2 { 65535 } else { 255 };
+    // One dequantised height per sample value.
+    let table: Vec<f32> = (0..=full)
+        .map(|v| dequantise(v as f64, full as f64, min, max))
+        .collect();
     let line = reader.info().raw_row_length() - 1;
-    let mut heights = Vec::with_capacity(w * h);
-    for row in 0..h {
-        let data = &buf[row * line..row * line + w * stride];
-        for px in data.chunks_exact(stride) {
-            let v = if bytes_per_sample == 2 {
-                u16::from_be_bytes([px[0], px[1]]) as f32
-            } else {
-                px[0] as f32
-            };
-            heights.push(min + (max - min) * (v / scale));
-        }
+    let mut heights = vec![0f32; w * h];
+    {
+        use rayon::prelude::*;
+        heights
+            .par_chunks_mut(w)
+            .zip(buf.par_chunks(line))
+            .for_each(|(out, row)| {
+                let data = &row[..w * stride];
+                for (o, px) in out.iter_mut().zip(data.chunks_exact(stride)) {
+                    let v = if bytes_per_sample == 2 {
+                        u16::from_be_bytes([px[0], px[1]]) as usize
+                    } else {
+                        px[0] as usize
+                    };
+                    *o = table[v];
+                }
+            });
     }
     Ok(HeightImage {
         width: w,
@@ -106,24 +118,70 @@ pub fn read_limited(
     })
 }
 
-/// Encodes heights as a 16-bit greyscale PNG; heights outside `[min, max]` are clamped.
+/// `min + v / full · (max − min)`, computed in f64 (so `v = 0` gives `min` and `v = full` gives
+/// `max` exactly).
+#[inline]
+pub fn dequantise(v: f64, full: f64, min: f32, max: f32) -> f32 {
+    let (lo, hi) = (min as f64, max as f64);
+    if v >= full {
+        return max;
+    }
+    (lo + v / full * (hi - lo)) as f32
+}
+
+/// `round((h − min) / (max − min) · 65535)` clamped to 0..=65535 (f64).
+#[inline]
+pub fn quantise(h: f32, min: f32, max: f32) -> u16 {
+    let (lo, hi) = (min as f64, max as f64);
+    ((h as f64 - lo) / (hi - lo) * 65535.0)
+        .round()
+        .clamp(0.0, 65535.0) as u16
+}
+
+/// Keyword of the `tEXt` chunk holding the height range (`"<min> <max>"`, shortest f32 text).
+pub const RANGE_KEYWORD: &str = "Ridgeline height range";
+
+/// The height range a Ridgeline-written PNG embeds (`None` for other PNGs or unreadable data).
+pub fn embedded_range(bytes: &[u8]) -> Option<(f32, f32)> {
+    let reader = png::Decoder::new(Cursor::new(bytes)).read_info().ok()?;
+    let chunk = reader
+        .info()
+        .uncompressed_latin1_text
+        .iter()
+        .find(|c| c.keyword == RANGE_KEYWORD)?;
+    let (a, b) = chunk.text.split_once(' ')?;
+    let (min, max) = (a.parse::<f32>().ok()?, b.parse::<f32>().ok()?);
+    (min.is_finite() && max.is_finite() && max > min).then_some((min, max))
+}
+
+/// Encodes heights as a 16-bit greyscale PNG; heights outside `[min, max]` are clamped. The
+/// range is embedded ([`RANGE_KEYWORD`]). Compression: fdeflate's fast mode with adaptive
+/// filtering (see `docs/formats.md` for the measured choice).
 pub fn write(image: &HeightImage, min: f32, max: f32) -> Result<Vec<u8>> {
     check_range(min, max, "png")?;
     image.check("png")?;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(image.heights.len());
     {
         let mut enc = png::Encoder::new(&mut out, image.width as u32, image.depth as u32);
         enc.set_color(png::ColorType::Grayscale);
         enc.set_depth(png::BitDepth::Sixteen);
+        enc.set_compression(COMPRESSION);
+        enc.set_filter(FILTER);
+        enc.add_text_chunk(RANGE_KEYWORD.to_string(), format!("{min} {max}"))
+            .map_err(|e| Error::invalid("png", e.to_string()))?;
         let mut writer = enc
             .write_header()
             .map_err(|e| Error::invalid("png", e.to_string()))?;
-        let mut data = Vec::with_capacity(image.heights.len() * 2);
-        for &hgt in &image.heights {
-            let v = ((hgt - min) / (max - min) * 65535.0)
-                .round()
-                .clamp(0.0, 65535.0) as u16;
-            data.extend_from_slice(&v.to_be_bytes());
+        let mut data = vec![0u8; image.heights.len() * 2];
+        {
+            use rayon::prelude::*;
+            data.par_chunks_mut(2 * 4096)
+                .zip(image.heights.par_chunks(4096))
+                .for_each(|(out, hs)| {
+                    for (o, &h) in out.chunks_exact_mut(2).zip(hs) {
+                        o.copy_from_slice(&quantise(h, min, max).to_be_bytes());
+                    }
+                });
         }
         writer
             .write_image_data(&data)
@@ -134,6 +192,11 @@ pub fn write(image: &HeightImage, min: f32, max: f32) -> Result<Vec<u8>> {
     }
     Ok(out)
 }
+
+/// Deflate setting of [`write`].
+pub const COMPRESSION: png::Compression = png::Compression::Fast;
+/// Row filter of [`write`].
+pub const FILTER: png::Filter = png::Filter::Adaptive;
 
 #[cfg(test)]
 mod tests {

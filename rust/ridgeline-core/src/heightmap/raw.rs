@@ -1,5 +1,7 @@
 //! Raw heightmaps: R16 (unsigned 16-bit little endian, mapped to `[min, max]`) and R32
-//! (IEEE f32 little endian, heights as-is). Dimensions are explicit; row-major, Z outer.
+//! (IEEE f32 little endian, heights as-is). Dimensions are explicit (or inferred for a square
+//! file, [`square_side`]); row-major, Z outer. R16 quantises like the 16-bit PNG
+//! ([`super::png16::quantise`], [`super::png16::dequantise`]).
 
 use super::{HeightImage, check_dimensions};
 use crate::error::{Error, Result};
@@ -17,6 +19,16 @@ fn check_len(bytes: &[u8], width: usize, depth: usize, per: usize, path: &str) -
         ));
     }
     Ok(())
+}
+
+/// The side of a square raw file of `len` bytes with `per` bytes per sample, when there is one.
+pub fn square_side(len: usize, per: usize) -> Option<usize> {
+    if per == 0 || len % per != 0 {
+        return None;
+    }
+    let n = len / per;
+    let side = (n as f64).sqrt().round() as usize;
+    (side * side == n).then_some(side)
 }
 
 /// Reads R16: 0 maps to `min`, 65535 to `max`.
@@ -37,7 +49,9 @@ pub fn read_r16(
     check_len(bytes, width, depth, 2, path)?;
     let heights = bytes
         .chunks_exact(2)
-        .map(|b| min + (max - min) * (u16::from_le_bytes([b[0], b[1]]) as f32 / 65535.0))
+        .map(|b| {
+            super::png16::dequantise(u16::from_le_bytes([b[0], b[1]]) as f64, 65535.0, min, max)
+        })
         .collect();
     Ok(HeightImage {
         width,
@@ -58,12 +72,7 @@ pub fn write_r16(image: &HeightImage, min: f32, max: f32) -> Result<Vec<u8>> {
     Ok(image
         .heights
         .iter()
-        .flat_map(|&h| {
-            (((h - min) / (max - min) * 65535.0)
-                .round()
-                .clamp(0.0, 65535.0) as u16)
-                .to_le_bytes()
-        })
+        .flat_map(|&h| super::png16::quantise(h, min, max).to_le_bytes())
         .collect())
 }
 
@@ -119,6 +128,14 @@ mod tests {
             assert!((a - b).abs() <= 20.0 / 65535.0);
         }
         assert_eq!(write_r16(&back, -10.0, 10.0).unwrap(), bytes);
+    }
+
+    #[test]
+    fn square_sides_are_inferred_only_for_square_files() {
+        assert_eq!(square_side(4097 * 4097 * 2, 2), Some(4097));
+        assert_eq!(square_side(16, 4), Some(2));
+        assert_eq!(square_side(24, 4), None);
+        assert_eq!(square_side(15, 2), None);
     }
 
     #[test]

@@ -1,0 +1,138 @@
+//! `ridgeline import` / `export` through the binary: export → import → export is byte-identical
+//! for every format, and bad input is a located error with exit code 1.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+use std::path::Path;
+use std::process::Command;
+
+fn ridgeline(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ridgeline"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    (out.status.code().unwrap_or(-1), stderr)
+}
+
+const SOURCE: &str = r#"{"format_version":1,"id":"asset://t","recipe":{"size":[100,60],"resolution":[50,30],"seed":5,
+  "edits":[{"type":"raise","center":[40,30],"radius":12,"amount":6}]}}"#;
+
+#[test]
+fn export_import_export_is_byte_identical_for_every_format() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::write(p.join("src.terrain.json"), SOURCE).unwrap();
+    for (format, ext, extra) in [
+        ("png16", "png", None),
+        ("r16", "r16", Some("--raw-size")),
+        ("r32", "r32", Some("--raw-size")),
+        ("terrain-json", "json", None),
+    ] {
+        let first = format!("first.{ext}");
+        let (code, err) = ridgeline(
+            p,
+            &[
+                "export",
+                "src.terrain.json",
+                "--format",
+                format,
+                "--out",
+                &first,
+            ],
+        );
+        assert_eq!(code, 0, "{err}");
+        let mut args = vec!["import", first.as_str(), "--out", "back.terrain.json"];
+        // R16 carries no range: the export says which one to import with.
+        let range = err
+            .split("--height-range ")
+            .nth(1)
+            .map(|r| {
+                r.trim_end_matches(|c: char| c == ')' || c.is_whitespace())
+                    .to_string()
+            })
+            .unwrap_or_default();
+        if format == "r16" {
+            args.extend(["--height-range", range.as_str()]);
+        }
+        if extra.is_some() {
+            args.extend(["--raw-size", "51,31"]);
+        }
+        if format != "terrain-json" {
+            args.extend(["--size", "100,60"]);
+        }
+        let (code, err) = ridgeline(p, &args);
+        assert_eq!(code, 0, "{format}: {err}");
+        let second = format!("second.{ext}");
+        let mut args = vec![
+            "export",
+            "back.terrain.json",
+            "--format",
+            format,
+            "--out",
+            &second,
+        ];
+        if format == "r16" {
+            args.extend(["--height-range", range.as_str()]);
+        }
+        let (code, err) = ridgeline(p, &args);
+        assert_eq!(code, 0, "{err}");
+        let (a, b) = (
+            std::fs::read(p.join(&first)).unwrap(),
+            std::fs::read(p.join(&second)).unwrap(),
+        );
+        assert!(
+            a == b,
+            "{format}: export → import → export changed the bytes"
+        );
+    }
+    // The imported asset names the file relative to itself.
+    let text = std::fs::read_to_string(p.join("back.terrain.json")).unwrap();
+    assert!(text.contains("\"file\": \"first.json\""), "{text}");
+}
+
+#[test]
+fn bad_imports_are_located_errors() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::write(p.join("bad.png"), b"\x89PNG\r\n\x1a\nnope").unwrap();
+    let (code, err) = ridgeline(p, &["import", "bad.png", "--out", "x.terrain.json"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("bad.png") && err.contains("not a readable PNG"),
+        "{err}"
+    );
+    assert!(!p.join("x.terrain.json").exists());
+    let (code, err) = ridgeline(p, &["import", "missing.png", "--out", "x.terrain.json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("missing.png"), "{err}");
+    std::fs::write(p.join("odd.r16"), [0u8; 30]).unwrap();
+    let (code, err) = ridgeline(p, &["import", "odd.r16", "--out", "x.terrain.json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--raw-size"), "{err}");
+    let (code, err) = ridgeline(p, &["import", "bad.png", "--out", "x.json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains(".terrain.json"), "{err}");
+    // Outside the asset's project: refused, with the reason.
+    let proj = p.join("proj");
+    std::fs::create_dir_all(&proj).unwrap();
+    std::fs::write(proj.join("project.godot"), "").unwrap();
+    std::fs::write(p.join("src.terrain.json"), SOURCE).unwrap();
+    let (code, _) = ridgeline(
+        p,
+        &[
+            "export",
+            "src.terrain.json",
+            "--format",
+            "png16",
+            "--out",
+            "o.png",
+        ],
+    );
+    assert_eq!(code, 0);
+    let (code, err) = ridgeline(p, &["import", "o.png", "--out", "proj/t.terrain.json"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("outside the project"), "{err}");
+}
