@@ -19,6 +19,7 @@
 //! | pipeline | pipeline |
 //! | formats | formats, preview |
 
+pub mod biome;
 pub mod doc;
 pub mod edit;
 pub mod error;
