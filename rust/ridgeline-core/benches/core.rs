@@ -555,19 +555,48 @@ fn main() {
             Some((k.to_string(), v.parse().ok()?))
         })
         .collect();
+    // `RIDGELINE_BENCH_ONLY=stroke,biome` runs the groups whose name contains one of the
+    // comma-separated words (all groups when unset).
+    let only = std::env::var("RIDGELINE_BENCH_ONLY").unwrap_or_default();
+    let want = |group: &str| {
+        only.is_empty()
+            || only
+                .split(',')
+                .any(|w| !w.is_empty() && group.contains(w.trim()))
+    };
     let field = terrain(40.0);
-    bench_height_at(&b, &field);
-    bench_raycast(&b, &field);
-    bench_chunk_mesh(&b, &field);
-    bench_memory();
-    bench_strokes(&b, &field);
-    bench_noise(&b, &peers);
-    bench_graph_example(&b);
-    let single = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("pool");
-    single.install(|| bench_drainage(&b, &field));
-    bench_erosion(&b, &field);
-    bench_biome_rules(&b, &field);
+    if want("height_at") {
+        bench_height_at(&b, &field);
+    }
+    if want("raycast") {
+        bench_raycast(&b, &field);
+    }
+    if want("chunk_mesh") {
+        bench_chunk_mesh(&b, &field);
+    }
+    if want("memory") {
+        bench_memory();
+    }
+    if want("stroke") {
+        bench_strokes(&b, &field);
+    }
+    if want("noise") {
+        bench_noise(&b, &peers);
+    }
+    if want("graph_example") {
+        bench_graph_example(&b);
+    }
+    if want("drainage") {
+        let single = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("pool");
+        single.install(|| bench_drainage(&b, &field));
+    }
+    if want("erosion") {
+        bench_erosion(&b, &field);
+    }
+    if want("biome_rules") {
+        bench_biome_rules(&b, &field);
+    }
 }

@@ -12,7 +12,7 @@
 //! | layer | modules |
 //! |---|---|
 //! | foundations | error, seed, fsio, grid, heightfield, noise, doc |
-//! | algorithms | query, mesh, landform, hydrology, edit |
+//! | algorithms | query, mesh, landform, hydrology, edit, biome |
 //! | nodes | nodes |
 //! | graph | graph |
 //! | recipe | recipe |

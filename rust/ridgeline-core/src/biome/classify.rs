@@ -19,7 +19,6 @@ use super::water_distance::distance_transform;
 use super::{BiomeSpec, SampleRect};
 use crate::error::{Diagnostics, Error, Result};
 use crate::grid::Grid;
-use crate::hydrology::water::WaterSet;
 use crate::noise::RowScratch;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,10 +32,11 @@ pub struct SurfaceInput<'a> {
     pub heights: &'a [f32],
     /// Sea level: the inferred sea's level when `water` is `None`, and what `explain` reports.
     pub sea_level: f32,
-    /// Connected water: its resolved coverage replaces the inferred sea.
-    pub water: Option<&'a WaterSet>,
+    /// Connected water, as its per-sample owner (`hydrology::water::WaterSet::owner`: body
+    /// index + 1, 0 = dry; empty = no body): its resolved coverage replaces the inferred sea.
+    pub water: Option<&'a [u16]>,
     /// Drainage flow accumulation (upstream samples including the sample itself, as
-    /// [`crate::hydrology::Drainage::accumulation`]), when drainage is connected.
+    /// `hydrology::Drainage::accumulation`), when drainage is connected.
     pub flow: Option<&'a [f32]>,
     /// Signed erosion change (+ deposition, − removal), when erosion ran.
     pub erosion: Option<&'a [f32]>,
@@ -110,15 +110,13 @@ impl<'a> SurfaceInput<'a> {
             );
         }
         if let Some(w) = self.water
-            && (w.grid.samples() != self.grid.samples()
-                || !(w.owner.is_empty() || w.owner.len() == n))
+            && !(w.is_empty() || w.len() == n)
         {
             d.push(
                 "water",
                 format!(
-                    "connected water is on a {:?} sample grid, the terrain on {:?}",
-                    w.grid.samples(),
-                    self.grid.samples()
+                    "connected water has {} samples, the terrain {n}: it must be on the terrain grid",
+                    w.len()
                 ),
             );
         }

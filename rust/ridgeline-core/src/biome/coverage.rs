@@ -1,6 +1,6 @@
 //! Water coverage: which samples are under water for biomes and surface roles.
 //!
-//! - With **connected water** (a [`WaterSet`]), a sample is covered when a body owns it: each
+//! - With **connected water** (a water set), a sample is covered when a body owns it: each
 //!   body's own resolved coverage, so raised lakes and rivers are wet at their own level and a
 //!   dry bank below a lake's level is not. Dry shoreline corners that only serve water
 //!   triangulation are not owned, so they are not covered. No body means no coverage: connected
@@ -13,8 +13,9 @@
 //! an incremental pass can tell whether an edit crossed the sea level).
 
 use crate::grid::Grid;
-use crate::hydrology::drainage::NEIGHBOURS;
-use crate::hydrology::water::WaterSet;
+
+/// Triangle-edge neighbours (the grid triangulation's, as water and drainage use).
+const NEIGHBOURS: [(i32, i32); 6] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)];
 
 /// The sample is under water.
 pub const COVERED: u8 = 1;
@@ -29,8 +30,9 @@ pub enum WaterSource<'a> {
         /// Sea level (world height).
         level: f32,
     },
-    /// Connected water bodies (their resolved coverage).
-    Bodies(&'a WaterSet),
+    /// Connected water bodies: their resolved coverage as a per-sample owner (body index + 1,
+    /// 0 = dry, as `hydrology::water::WaterSet::owner`; an empty slice = no body).
+    Bodies(&'a [u16]),
 }
 
 /// Coverage flags of every sample.
@@ -38,7 +40,13 @@ pub fn flags(grid: &Grid, heights: &[f32], water: WaterSource<'_>) -> Vec<u8> {
     let n = grid.sample_count();
     match water {
         WaterSource::Bodies(set) => (0..n)
-            .map(|i| if set.owner_at(i) != 0 { COVERED } else { 0 })
+            .map(|i| {
+                if set.get(i).copied().unwrap_or(0) != 0 {
+                    COVERED
+                } else {
+                    0
+                }
+            })
             .collect(),
         WaterSource::InferredSea { level } => {
             let mut f: Vec<u8> = heights
@@ -90,7 +98,7 @@ pub fn any_covered(flags: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::grid::Field;
-    use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind};
+    use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
 
     fn grid() -> Grid {
         Grid::new([10.0, 10.0], [10, 10], 4).unwrap()
@@ -138,7 +146,7 @@ mod tests {
             .collect();
         let field = Field::from_vec(w, h, ground.clone()).unwrap();
         let mut set = WaterSet::empty(g);
-        let none = flags(&g, &ground, WaterSource::Bodies(&set));
+        let none = flags(&g, &ground, WaterSource::Bodies(&set.owner));
         assert!(
             !any_covered(&none),
             "connected water without bodies covers nothing"
@@ -161,7 +169,7 @@ mod tests {
             },
             &field,
         );
-        let f = flags(&g, &ground, WaterSource::Bodies(&set));
+        let f = flags(&g, &ground, WaterSource::Bodies(&set.owner));
         assert_eq!(f[g.index(5, 5)], COVERED);
         assert_eq!(f[g.index(0, 0)], 0);
         assert_eq!(

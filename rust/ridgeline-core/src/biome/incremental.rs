@@ -65,8 +65,9 @@ impl Classifier {
                 crossed.then(|| coverage::flags(&grid, input.heights, input.water_source()))
             }
             WaterSource::Bodies(set) => {
-                let differs =
-                    (0..w * h).any(|i| (set.owner_at(i) != 0) != (cls.flags[i] & COVERED != 0));
+                let differs = (0..w * h).any(|i| {
+                    (set.get(i).copied().unwrap_or(0) != 0) != (cls.flags[i] & COVERED != 0)
+                });
                 differs.then(|| coverage::flags(&grid, input.heights, input.water_source()))
             }
         };

@@ -2,7 +2,7 @@ use super::*;
 use crate::biome::testkit::{biomes, classifier, eight_rules, layers, terrain};
 use crate::grid::Field;
 use crate::hydrology::Drainage;
-use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind};
+use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
 
 fn never() -> AtomicBool {
     AtomicBool::new(false)
@@ -82,7 +82,7 @@ fn underwater_below_a_raised_lake_uses_its_own_coverage() {
     water.add(lake([10.0, 10.0], 8.0, 49.8), &ground);
     let c = classifier(&[], f32::INFINITY);
     let input = SurfaceInput {
-        water: Some(&water),
+        water: Some(&water.owner),
         ..SurfaceInput::new(g, &heights, 0.0)
     };
     let cls = c.classify(&input, &never()).unwrap();

@@ -133,7 +133,7 @@ proptest! {
         let never = AtomicBool::new(false);
         let mut cls = {
             let inp = SurfaceInput {
-                water: Some(&water),
+                water: Some(&water.owner),
                 ..SurfaceInput::new(g, &heights, 0.0)
             };
             c.classify(&inp, &never).unwrap()
@@ -143,7 +143,7 @@ proptest! {
             let rect = apply(e, w, &mut heights, &mut painted, &mut erosion);
             water.refresh(&Field::from_vec(w, h, heights.clone()).unwrap());
             let inp = SurfaceInput {
-                water: Some(&water),
+                water: Some(&water.owner),
                 painted: Some(&painted),
                 erosion: Some(&erosion),
                 ..SurfaceInput::new(g, &heights, 0.0)

@@ -70,7 +70,7 @@ impl FlatRule {
 /// The smallest `f32` ≥ `v` (`v` not NaN).
 pub(crate) fn f32_at_least(v: f64) -> f32 {
     let c = v as f32;
-    c
+    if (c as f64) < v { c.next_up() } else { c }
 }
 
 /// The largest `f32` ≤ `v` (`v` not NaN).
