@@ -139,6 +139,17 @@ pub struct Classification {
 }
 
 impl Classification {
+    /// A classification of no sample on `grid` (a placeholder until a pass fills one).
+    pub fn empty(grid: Grid) -> Self {
+        Self {
+            grid,
+            biome: Vec::new(),
+            role: Vec::new(),
+            flags: Vec::new(),
+            distance: None,
+            sea: None,
+        }
+    }
     /// The grid.
     pub fn grid(&self) -> &Grid {
         &self.grid
@@ -228,6 +239,13 @@ impl Classifier {
             params,
             climate: Climate::new(seed),
         })
+    }
+
+    /// The same classifier with snow from height `line` (infinity: no snow).
+    pub fn with_snow_line(&self, line: f32) -> Self {
+        let mut c = self.clone();
+        c.params.snow_line = line;
+        c
     }
 
     /// The biome table.

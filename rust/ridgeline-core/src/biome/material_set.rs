@@ -258,19 +258,38 @@ impl MaterialTable {
 
     /// Per sample: 0 = tint, `k` = `materials[k − 1]`.
     pub fn sample_materials(&self, cls: &Classification) -> Vec<u16> {
-        cls.biome_ids()
+        self.sample_materials_of(cls.biome_ids(), &cls.role_ids())
+    }
+
+    /// [`MaterialTable::sample_materials`] from per-sample biome ids and role ids (as a
+    /// prepared terrain or a payload holds them). A role id past the nine roles or a biome id
+    /// past the table gives 0 (tint).
+    pub fn sample_materials_of(&self, biome_ids: &[u16], role_ids: &[u8]) -> Vec<u16> {
+        biome_ids
             .iter()
-            .zip(cls.roles())
-            .map(|(&b, &r)| self.lookup[b as usize * Role::ALL.len() + r as usize])
+            .zip(role_ids)
+            .map(|(&b, &r)| self.slot(b, r).map_or(0, |k| self.lookup[k]))
             .collect()
+    }
+
+    fn slot(&self, biome: u16, role: u8) -> Option<usize> {
+        let k = biome as usize * Role::ALL.len() + role as usize;
+        ((role as usize) < Role::ALL.len() && k < self.lookup.len()).then_some(k)
     }
 
     /// The (biome, role) pairs present on the terrain that have no material, with sample
     /// counts, in (biome, role) order.
     pub fn missing(&self, cls: &Classification) -> Vec<MissingBinding> {
+        self.missing_of(cls.biome_ids(), &cls.role_ids())
+    }
+
+    /// [`MaterialTable::missing`] from per-sample biome ids and role ids.
+    pub fn missing_of(&self, biome_ids: &[u16], role_ids: &[u8]) -> Vec<MissingBinding> {
         let mut counts = vec![0usize; self.lookup.len()];
-        for (&b, &r) in cls.biome_ids().iter().zip(cls.roles()) {
-            counts[b as usize * Role::ALL.len() + r as usize] += 1;
+        for (&b, &r) in biome_ids.iter().zip(role_ids) {
+            if let Some(k) = self.slot(b, r) {
+                counts[k] += 1;
+            }
         }
         counts
             .iter()
@@ -288,7 +307,17 @@ impl MaterialTable {
 
     /// The missing bindings as diagnostics naming biomes (`material_set.roles.snow: …`).
     pub fn report(&self, biomes: &[BiomeSpec], cls: &Classification) -> Vec<Diagnostic> {
-        self.missing(cls)
+        self.report_of(biomes, cls.biome_ids(), &cls.role_ids())
+    }
+
+    /// [`MaterialTable::report`] from per-sample biome ids and role ids.
+    pub fn report_of(
+        &self,
+        biomes: &[BiomeSpec],
+        biome_ids: &[u16],
+        role_ids: &[u8],
+    ) -> Vec<Diagnostic> {
+        self.missing_of(biome_ids, role_ids)
             .into_iter()
             .map(|m| {
                 let name = biomes

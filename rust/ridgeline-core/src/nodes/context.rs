@@ -3,6 +3,7 @@
 
 use super::Quality;
 use super::spec::{NodeSpec, Read};
+use crate::biome::Classifier;
 use crate::error::{Error, Result};
 use crate::grid::{Field, Grid};
 use crate::landform::Landforms;
@@ -19,6 +20,9 @@ pub struct Scene<'a> {
     /// The named landforms.
     pub landforms: Landforms<'a>,
     landforms_key: u64,
+    /// The recipe's compiled biome table and rules.
+    pub biomes: Option<&'a Classifier>,
+    biomes_key: u64,
 }
 
 impl<'a> Scene<'a> {
@@ -29,6 +33,18 @@ impl<'a> Scene<'a> {
             seed,
             landforms,
             landforms_key: landforms.key(),
+            biomes: None,
+            biomes_key: 0,
+        }
+    }
+
+    /// The scene with the recipe's compiled biomes; `key` identifies them (biome table,
+    /// rules, layers) in node cache keys.
+    pub fn with_biomes(self, biomes: &'a Classifier, key: u64) -> Self {
+        Self {
+            biomes: Some(biomes),
+            biomes_key: key,
+            ..self
         }
     }
 }
@@ -93,6 +109,17 @@ impl<'a> EvalContext<'a> {
         Ok(self.scene.landforms)
     }
 
+    /// The recipe's compiled biomes ([`Read::Biomes`]).
+    pub fn biomes(&self) -> Result<&'a Classifier> {
+        self.declared(Read::Biomes)?;
+        self.scene.biomes.ok_or_else(|| {
+            Error::invalid(
+                "",
+                "internal: the scene was built without the recipe's biomes",
+            )
+        })
+    }
+
     /// Preview or Final ([`Read::Quality`]).
     pub fn quality(&self) -> Result<Quality> {
         self.declared(Read::Quality)?;
@@ -121,6 +148,7 @@ impl<'a> EvalContext<'a> {
                 Read::Landforms => h.str("landforms").u64(self.scene.landforms_key),
                 Read::Quality => h.str("quality").u64(self.quality as u64),
                 Read::NodeId => h.str("node_id").str(self.node_id),
+                Read::Biomes => h.str("biomes").u64(self.scene.biomes_key),
             };
         }
     }

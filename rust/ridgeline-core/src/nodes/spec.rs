@@ -58,6 +58,8 @@ pub enum Read {
     Quality,
     /// The node's own id (stable water body ids).
     NodeId,
+    /// The recipe's biome table, rules and biome layers (compiled).
+    Biomes,
 }
 
 impl Read {
@@ -68,6 +70,7 @@ impl Read {
             Read::Landforms => "landforms",
             Read::Quality => "quality",
             Read::NodeId => "node_id",
+            Read::Biomes => "biomes",
         }
     }
 }

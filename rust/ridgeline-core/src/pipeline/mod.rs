@@ -5,6 +5,7 @@
 //! - [`generate`]: generate, prepare, finish, the base cache key.
 //! - [`prepared`]: the prepared terrain (heights, water, masks, biome).
 //! - [`session`]: an editable terrain (base + strokes → surface), incremental updates, undo.
+//! - [`surface`]: biome ids and surface roles of the finished surface.
 //! - [`compact`]: merging stamps; size/resolution decisions.
 //! - [`devcache`]: generated bases stored in the user's cache directory.
 
@@ -13,18 +14,22 @@ pub mod devcache;
 pub mod generate;
 pub mod prepared;
 pub mod session;
+pub mod surface;
 
 #[cfg(test)]
 mod session_hardening_tests;
 #[cfg(test)]
 mod session_tests;
+#[cfg(test)]
+mod surface_tests;
 
 pub use devcache::{CachedPrepare, DevCache, prepare_cached};
 pub use generate::{
-    Generated, base_cache_key, default_biome_color, finish, generate, generate_with_masks, prepare,
-    prepare_base,
+    Generated, base_cache_key, classify, default_biome_color, explain, finish, generate,
+    generate_with_masks, prepare, prepare_base,
 };
 pub use prepared::PreparedTerrain;
 pub use session::{Change, EditSession};
+pub use surface::{Surface, SurfaceSources, SurfaceState};
 #[cfg(test)]
 mod hardening_tests;
