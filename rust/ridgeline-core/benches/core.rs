@@ -478,6 +478,16 @@ fn bench_strokes(b: &Bench, field: &Heightfield) {
     // from the base over the whole grid (what a non-incremental editor does).
     let empty = stroke_recipe(0);
     let mut session = EditSession::new(empty.clone(), field.clone(), None).expect("session");
+    // With biome and surface-role reclassification on (as the pipeline's sessions have it).
+    let prepared = ridgeline_core::pipeline::PreparedTerrain::new(
+        field.clone(),
+        ridgeline_core::hydrology::water::WaterSet::empty(*field.grid()),
+        empty.default_biome.clone(),
+        [1.0; 4],
+    );
+    session
+        .classify_surface(&prepared, field.height_range(), false)
+        .expect("classify");
     let mut rng = fastrand::Rng::with_seed(11);
     let stamps: Vec<serde_json::Value> = (0..b.reps * 20)
         .map(|_| {

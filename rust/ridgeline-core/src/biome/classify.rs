@@ -70,7 +70,50 @@ impl<'a> SurfaceInput<'a> {
 
     /// Checks lengths and values against the grid and a table of `biomes` biomes.
     pub fn validate(&self, biomes: usize) -> Result<()> {
+        self.validate_in(biomes, None)
+    }
+
+    /// [`SurfaceInput::validate`] with the per-sample values checked only inside `rect` (all
+    /// samples when `None`); lengths are always checked. An incremental pass checks only what
+    /// an edit changed: the rest was checked by the pass that classified it.
+    pub fn validate_in(&self, biomes: usize, rect: Option<SampleRect>) -> Result<()> {
         let n = self.grid.sample_count();
+        if let Some(r) = rect {
+            let mut d = Diagnostics::default();
+            let w = self.grid.samples()[0];
+            let lens = [
+                self.heights.len(),
+                self.flow.map_or(n, <[f32]>::len),
+                self.erosion.map_or(n, <[f32]>::len),
+                self.painted.map_or(n, <[u16]>::len),
+                self.water
+                    .map_or(n, |o| if o.is_empty() { n } else { o.len() }),
+            ];
+            if lens.iter().any(|&l| l != n) {
+                return self.validate_in(biomes, None);
+            }
+            for z in r.z0..r.z1 {
+                for i in z * w + r.x0..z * w + r.x1 {
+                    if !self.heights[i].is_finite() {
+                        d.push(format!("heights[{i}]"), "height must be finite");
+                    }
+                    for (name, s) in [("flow", self.flow), ("erosion", self.erosion)] {
+                        if s.is_some_and(|s| !s[i].is_finite()) {
+                            d.push(format!("{name}[{i}]"), "must be finite");
+                        }
+                    }
+                    if let Some(p) = self.painted
+                        && p[i] as usize > biomes
+                    {
+                        d.push(
+                            format!("painted[{i}]"),
+                            format!("biome id {} does not exist ({biomes} biomes)", p[i] - 1),
+                        );
+                    }
+                }
+            }
+            return d.into_result();
+        }
         let mut d = Diagnostics::default();
         let mut len = |name: &str, got: usize| {
             if got != n {

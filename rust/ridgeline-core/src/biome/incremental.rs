@@ -34,9 +34,9 @@ impl Classifier {
         input: &SurfaceInput,
         changed: SampleRect,
     ) -> Result<Option<SampleRect>> {
-        input.validate(self.biomes().len())?;
         let grid = input.grid;
         let [w, h] = grid.samples();
+        input.validate_in(self.biomes().len(), Some(changed.clipped(w, h)))?;
         if cls.grid.samples() != [w, h] || cls.grid.spacing() != grid.spacing() {
             return Err(Error::invalid(
                 "grid",
