@@ -1,5 +1,5 @@
-//! `ridgeline`: inspect, generate, cook, compact, import and export Ridgeline terrain documents,
-//! list the node types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
+//! `ridgeline`: inspect, explain, generate, cook, compact, import and export Ridgeline terrain
+//! documents, list the node types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
 //! parseable.
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error or
@@ -8,6 +8,7 @@
 mod apply_preset;
 mod compact;
 mod cook;
+mod explain;
 mod export;
 mod files;
 mod generate;
@@ -56,6 +57,20 @@ enum Command {
     Inspect {
         /// A `*.terrain.json` asset or a bare recipe JSON.
         file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Generate a terrain and explain why the sample nearest to terrain-local X,Z has its
+    /// biome: position, cell, sea level, biome, source (rule, painted region or default),
+    /// the rule context, then the winning rule's conditions or every active rule's bands
+    /// (INSIDE/OUTSIDE) and first rejecting condition.
+    Explain {
+        /// A `*.terrain.json` asset or a bare recipe JSON.
+        file: PathBuf,
+        /// Terrain-local position `X,Z` (world units).
+        #[arg(long, allow_hyphen_values = true)]
+        at: String,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: Format,
@@ -205,6 +220,7 @@ fn guarded(f: impl FnOnce() -> ExitCode + std::panic::UnwindSafe) -> ExitCode {
 fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Inspect { file, format } => inspect::run(&file, format),
+        Command::Explain { file, at, format } => explain::run(&file, &at, format),
         Command::Seeds { seed, format } => {
             seeds::run(seed, format);
             Ok(())

@@ -330,6 +330,110 @@ fn bench_erosion(b: &Bench, field: &Heightfield) {
     eprintln!("erosion_preview_1025 is {:.1}% of Final", 100.0 * pre / fin);
 }
 
+fn bench_biome_rules(b: &Bench, field: &Heightfield) {
+    use ridgeline_core::biome::rules::BiomeLayer;
+    use ridgeline_core::biome::{
+        BiomeSpec, Classifier, RuleSpec, Substrate, SubstrateSet, SurfaceInput, SurfaceParams,
+    };
+    use ridgeline_core::grid::Field;
+    use ridgeline_core::hydrology::Drainage;
+    // The bench field (40 m rolling relief, per-sample roughness) with the sea at 16 m, drainage
+    // connected (flow raises moisture) and an erosion change field: every input is live.
+    let grid = *field.grid();
+    let [w, h] = grid.samples();
+    let heights = field.heights();
+    let flow = Drainage::compute(
+        grid,
+        &Field::from_vec(w, h, heights.to_vec()).expect("field"),
+    )
+    .accumulation;
+    let erosion: Vec<f32> = (0..w * h)
+        .map(|i| (((i * 2654435761) >> 7) % 200) as f32 * 0.005 - 0.5)
+        .collect();
+    let names = [
+        "meadow", "forest", "rock", "beach", "alpine", "marsh", "desert",
+    ];
+    let biomes: Vec<BiomeSpec> = names.iter().map(|n| BiomeSpec::named(*n)).collect();
+    let rule = |id: &str, biome: &str, priority: f64| RuleSpec {
+        id: Some(id.into()),
+        priority,
+        ..RuleSpec::new(biome)
+    };
+    let rules = [
+        RuleSpec {
+            water_distance: Some([0.0, 6.0]),
+            elevation: Some([-100.0, 18.0]),
+            ..rule("shoreline", "beach", 30.0)
+        },
+        RuleSpec {
+            slope: Some([35.0, 90.0]),
+            ..rule("crags", "rock", 20.0)
+        },
+        RuleSpec {
+            elevation: Some([32.0, 1000.0]),
+            blend: 3.0,
+            ..rule("alpine", "alpine", 10.0)
+        },
+        RuleSpec {
+            elevation: Some([26.0, 1000.0]),
+            blend: 2.0,
+            moisture: Some([0.5, 1.0]),
+            ..rule("high_forest", "forest", 10.0)
+        },
+        RuleSpec {
+            moisture: Some([0.55, 1.0]),
+            slope: Some([0.0, 25.0]),
+            ..rule("forest", "forest", 5.0)
+        },
+        RuleSpec {
+            substrate: SubstrateSet::of(&[Substrate::Wet, Substrate::Sand]),
+            moisture: Some([0.4, 1.0]),
+            ..rule("marsh", "marsh", 5.0)
+        },
+        RuleSpec {
+            moisture: Some([0.0, 0.3]),
+            ..rule("desert", "desert", 1.0)
+        },
+        RuleSpec {
+            elevation: Some([16.0, 24.0]),
+            slope: Some([0.0, 15.0]),
+            ..rule("lowland", "meadow", 1.0)
+        },
+    ];
+    let layers = [BiomeLayer {
+        id: "biomes".into(),
+        enabled: true,
+    }];
+    let params = SurfaceParams {
+        snow_line: SurfaceParams::snow_line_for(16.0, field.height_range()),
+        ..Default::default()
+    };
+    let classifier =
+        Classifier::new(3, biomes, "meadow", &rules, &layers, params).expect("classifier");
+    let input = SurfaceInput {
+        flow: Some(&flow),
+        erosion: Some(&erosion),
+        ..SurfaceInput::new(grid, heights, 16.0)
+    };
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let mut counts = [0usize; 9];
+    let secs = b.median(|| {
+        let cls = classifier.classify(&input, &never).expect("classifies");
+        counts = [0; 9];
+        for &r in cls.roles() {
+            counts[r as usize] += 1;
+        }
+        black_box(cls);
+    });
+    let roles_used = counts.iter().filter(|&&n| n > 0).count();
+    assert!(
+        roles_used >= 6,
+        "the bench must exercise most roles: {counts:?}"
+    );
+    line("biome_rules_1025", secs * 1e3, None, "ms");
+    eprintln!("biome_rules_1025: role counts {counts:?}");
+}
+
 fn peer_value(peers: &[(String, f64)], id: &str) -> Option<f64> {
     peers.iter().find(|(k, _)| k == id).map(|(_, v)| *v)
 }
@@ -374,6 +478,16 @@ fn bench_strokes(b: &Bench, field: &Heightfield) {
     // from the base over the whole grid (what a non-incremental editor does).
     let empty = stroke_recipe(0);
     let mut session = EditSession::new(empty.clone(), field.clone(), None).expect("session");
+    // With biome and surface-role reclassification on (as the pipeline's sessions have it).
+    let prepared = ridgeline_core::pipeline::PreparedTerrain::new(
+        field.clone(),
+        ridgeline_core::hydrology::water::WaterSet::empty(*field.grid()),
+        empty.default_biome.clone(),
+        [1.0; 4],
+    );
+    session
+        .classify_surface(&prepared, field.height_range(), false)
+        .expect("classify");
     let mut rng = fastrand::Rng::with_seed(11);
     let stamps: Vec<serde_json::Value> = (0..b.reps * 20)
         .map(|_| {
@@ -547,20 +661,54 @@ fn main() {
         bench_heightmap_io(&b);
         return;
     }
+    // `RIDGELINE_BENCH_ONLY=stroke,biome` runs the groups whose name contains one of the
+    // comma-separated words (all groups when unset).
+    let only = std::env::var("RIDGELINE_BENCH_ONLY").unwrap_or_default();
+    let want = |group: &str| {
+        only.is_empty()
+            || only
+                .split(',')
+                .any(|w| !w.is_empty() && group.contains(w.trim()))
+    };
     let field = terrain(40.0);
-    bench_height_at(&b, &field);
-    bench_raycast(&b, &field);
-    bench_chunk_mesh(&b, &field);
-    bench_memory();
-    bench_strokes(&b, &field);
-    bench_noise(&b, &peers);
-    bench_graph_example(&b);
-    bench_presets(&b);
-    let single = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .expect("pool");
-    single.install(|| bench_drainage(&b, &field));
-    bench_erosion(&b, &field);
-    bench_heightmap_io(&b);
+    if want("height_at") {
+        bench_height_at(&b, &field);
+    }
+    if want("raycast") {
+        bench_raycast(&b, &field);
+    }
+    if want("chunk_mesh") {
+        bench_chunk_mesh(&b, &field);
+    }
+    if want("memory") {
+        bench_memory();
+    }
+    if want("stroke") {
+        bench_strokes(&b, &field);
+    }
+    if want("noise") {
+        bench_noise(&b, &peers);
+    }
+    if want("graph_example") {
+        bench_graph_example(&b);
+    }
+    if want("drainage") {
+        let single = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("pool");
+        single.install(|| bench_drainage(&b, &field));
+    }
+    if want("erosion") {
+        bench_erosion(&b, &field);
+    }
+    if want("preset") {
+        bench_presets(&b);
+    }
+    if want("heightmap") {
+        bench_heightmap_io(&b);
+    }
+    if want("biome_rules") {
+        bench_biome_rules(&b, &field);
+    }
 }

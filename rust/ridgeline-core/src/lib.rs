@@ -12,13 +12,14 @@
 //! | layer | modules |
 //! |---|---|
 //! | foundations | error, seed, fsio, grid, heightfield, noise, doc |
-//! | algorithms | query, mesh, landform, hydrology, edit, heightmap |
+//! | algorithms | query, mesh, landform, hydrology, edit, heightmap, biome |
 //! | nodes | nodes |
 //! | graph | graph |
 //! | recipe | recipe |
 //! | pipeline | pipeline |
 //! | formats | formats, preview |
 
+pub mod biome;
 pub mod doc;
 pub mod edit;
 pub mod error;

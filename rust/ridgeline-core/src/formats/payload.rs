@@ -17,7 +17,15 @@
 //!   exclusion      f32 × samples   (only when meta.exclusions.mask is true)
 //!   regions        u16 × samples   (only when meta.regions is non-empty: 0 = unpainted, else
 //!                                   index + 1 into meta.regions, the painted biome names)
+//!   biome_ids      u16 × samples   (only when meta.surface.classified: index into meta.biomes)
+//!   role_ids       u8 × samples    (only when meta.surface.classified: surface role 0..=8)
+//!   flow           f32 × samples   (only when meta.surface.flow: drainage accumulation)
+//!   erosion        f32 × samples   (only when meta.surface.erosion: signed erosion change)
 //! ```
+//! `meta.biomes` is the biome table (name, color, material or null, texture_scale,
+//! allow_snow); `meta.surface` holds the flags above plus `rules` (whether the recipe's biome
+//! rules applied). Version 3 added them; a version-2 payload is refused with "cook the terrain
+//! again" like any other version (payloads are derived data).
 //! Anything else — wrong magic, version, generator, length or checksum — is an error that says
 //! which; a game never silently regenerates. Values are validated too, not only the structure
 //! (`super::payload_meta`): missing or mistyped metadata, heights beyond the height bound,
@@ -34,7 +42,7 @@ use serde_json::{Value, json};
 /// Magic bytes.
 pub const MAGIC: &[u8; 8] = b"RDGLTBIN";
 /// Payload format version.
-pub const PAYLOAD_VERSION: u32 = 2;
+pub const PAYLOAD_VERSION: u32 = 3;
 
 /// The payload as the development cache's entry format.
 pub const CODEC: crate::pipeline::devcache::Codec =
@@ -68,6 +76,14 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         "default_biome": p.default_biome, "biome_color": p.biome_color,
         "water": bodies, "exclusions": { "mask": !p.exclusion.is_empty() },
         "regions": if p.regions.is_empty() { Vec::new() } else { p.region_biomes.clone() },
+        "biomes": p.surface.biomes.iter().map(|b| json!({
+            "name": b.name, "color": b.color, "material": b.material,
+            "texture_scale": b.texture_scale, "allow_snow": b.allow_snow,
+        })).collect::<Vec<_>>(),
+        "surface": {
+            "classified": !p.surface.is_empty(), "rules": p.sources.rules,
+            "flow": p.sources.flow.is_some(), "erosion": p.sources.erosion.is_some(),
+        },
         "scatter": [],
     })
     .to_string();
@@ -100,6 +116,17 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     if !p.regions.is_empty() {
         for r in &p.regions {
             body.extend_from_slice(&r.to_le_bytes());
+        }
+    }
+    if !p.surface.is_empty() {
+        for b in &p.surface.biome_ids {
+            body.extend_from_slice(&b.to_le_bytes());
+        }
+        body.extend_from_slice(&p.surface.role_ids);
+    }
+    for f in [&p.sources.flow, &p.sources.erosion].into_iter().flatten() {
+        for v in f.iter() {
+            body.extend_from_slice(&v.to_le_bytes());
         }
     }
     let mut out = Vec::with_capacity(body.len() + 64);
@@ -153,7 +180,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-fn bad(source: &str, msg: impl Into<String>) -> Error {
+fn bad(source: impl Into<String>, msg: impl Into<String>) -> Error {
     Error::invalid(source, msg)
 }
 
@@ -263,6 +290,61 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             "corrupt regions: a sample names a biome that does not exist",
         ));
     }
+    let (biome_ids, role_ids) = if meta.classified {
+        let ids: Vec<u16> = b
+            .take(n * 2, "the biome ids")?
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        let roles = b.take(n, "the surface roles")?.to_vec();
+        (ids, roles)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    if let Some(i) = biome_ids
+        .iter()
+        .position(|&id| id as usize >= meta.biomes.len())
+    {
+        return Err(bad(
+            format!("{source}: biome_ids[{i}]"),
+            format!(
+                "biome id {} does not exist ({} biomes); the payload is corrupt, cook the terrain again",
+                biome_ids[i],
+                meta.biomes.len()
+            ),
+        ));
+    }
+    if let Some(i) = role_ids
+        .iter()
+        .position(|&r| crate::biome::Role::from_id(r).is_none())
+    {
+        return Err(bad(
+            format!("{source}: role_ids[{i}]"),
+            format!(
+                "role id {} is not one of the nine roles (0..=8); the payload is corrupt, cook the terrain again",
+                role_ids[i]
+            ),
+        ));
+    }
+    let mut floats = |on: bool, what: &str| -> Result<Option<std::sync::Arc<Vec<f32>>>> {
+        if !on {
+            return Ok(None);
+        }
+        let v: Vec<f32> = b
+            .take(n * 4, what)?
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+            return Err(bad(
+                format!("{source}: {what}[{i}]"),
+                "must be finite; the payload is corrupt, cook the terrain again",
+            ));
+        }
+        Ok(Some(std::sync::Arc::new(v)))
+    };
+    let flow = floats(meta.flow, "flow")?;
+    let erosion = floats(meta.erosion, "erosion")?;
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }
@@ -296,6 +378,16 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         exclusion,
         regions,
         region_biomes,
+        surface: crate::pipeline::Surface {
+            biomes: meta.biomes,
+            biome_ids,
+            role_ids,
+        },
+        sources: crate::pipeline::SurfaceSources {
+            rules: meta.rules,
+            flow,
+            erosion,
+        },
     })
 }
 
@@ -336,7 +428,62 @@ mod tests {
             exclusion: (0..n).map(|i| (i % 7) as f32 / 7.0).collect(),
             regions: (0..n).map(|i| (i % 3) as u16).collect(),
             region_biomes: vec!["sand".into(), "rock".into()],
+            surface: crate::pipeline::Surface {
+                biomes: ["meadow", "rock", "sand"]
+                    .map(|name| crate::biome::BiomeSpec {
+                        material: (name == "rock").then(|| "res://rock.tres".to_string()),
+                        allow_snow: name != "sand",
+                        texture_scale: 0.25,
+                        color: [0.5, 0.25, 0.125, 1.0],
+                        ..crate::biome::BiomeSpec::named(name)
+                    })
+                    .to_vec(),
+                biome_ids: (0..n).map(|i| (i % 3) as u16).collect(),
+                role_ids: (0..n).map(|i| (i % 9) as u8).collect(),
+            },
+            sources: crate::pipeline::SurfaceSources {
+                rules: true,
+                flow: Some(std::sync::Arc::new((0..n).map(|i| i as f32).collect())),
+                erosion: None,
+            },
         }
+    }
+
+    #[test]
+    fn biome_ids_roles_and_sources_round_trip() {
+        let p = sample();
+        let q = decode(&encode(&p), "t").unwrap();
+        assert_eq!(q.surface, p.surface);
+        assert_eq!(q.biomes()[1].material.as_deref(), Some("res://rock.tres"));
+        assert!(!q.biomes()[2].allow_snow);
+        assert_eq!(q.role_at(1, 0), Some(crate::biome::Role::Grass));
+        assert!(q.sources.rules && q.sources.erosion.is_none());
+        assert_eq!(q.sources.flow, p.sources.flow);
+        // Unclassified terrains stay unclassified.
+        let mut plain = p.clone();
+        plain.surface = Default::default();
+        plain.sources = Default::default();
+        let q = decode(&encode(&plain), "t").unwrap();
+        assert!(q.surface.is_empty() && q.sources.flow.is_none());
+        // A payload of the previous version is refused with advice, never half-read.
+        let mut old = encode(&p);
+        old[8..12].copy_from_slice(&2u32.to_le_bytes());
+        let e = decode(&old, "t.bin").unwrap_err().to_string();
+        assert!(
+            e.contains("format version 2 is not supported") && e.contains("cook the terrain again"),
+            "{e}"
+        );
+        // Corrupt ids are located.
+        let (mut meta, mut samples) = split(&encode(&p));
+        let nb = samples.len();
+        let n = p.field.grid().sample_count();
+        // role ids sit before the flow array (n f32).
+        samples[nb - n * 4 - 1] = 9;
+        let e = error(&forge(&meta, &samples));
+        assert!(e.contains("role_ids[") && e.contains("nine roles"), "{e}");
+        meta["biomes"] = serde_json::json!([]);
+        let e = error(&forge(&meta, &split(&encode(&p)).1));
+        assert!(e.contains("biome_ids[0]"), "{e}");
     }
 
     #[test]

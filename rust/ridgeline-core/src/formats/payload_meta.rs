@@ -27,6 +27,14 @@ pub(crate) struct Meta {
     pub bodies: Vec<WaterBody>,
     pub exclusion_mask: bool,
     pub region_biomes: Vec<String>,
+    /// The biome table (`meta.biomes`).
+    pub biomes: Vec<crate::biome::BiomeSpec>,
+    /// `meta.surface`: per-sample biome ids + roles present, rules applied, flow and erosion
+    /// arrays present.
+    pub classified: bool,
+    pub rules: bool,
+    pub flow: bool,
+    pub erosion: bool,
 }
 
 /// Reads values at JSON paths below `meta`, collecting every problem.
@@ -398,6 +406,87 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
             }
         }
     }
+    let mut biomes = Vec::new();
+    let bl = r.get(meta, "", "biomes");
+    if let Some(list) = r.array(bl, "biomes") {
+        if list.len() >= u16::MAX as usize {
+            r.push(
+                "biomes",
+                format!("at most {} biomes, got {}", u16::MAX - 1, list.len()),
+            );
+        }
+        for (i, b) in list.iter().enumerate() {
+            let at = format!("biomes[{i}]");
+            let name = r.get(b, &at, "name");
+            let name = r.string(name, &join(&at, "name"));
+            let c = r.get(b, &at, "color");
+            let color = r.numbers::<4>(c, &join(&at, "color"), COLOR.0, COLOR.1);
+            let ts = r.get(b, &at, "texture_scale");
+            let texture_scale = r.number(
+                ts,
+                &join(&at, "texture_scale"),
+                f32::MIN_POSITIVE as f64,
+                f32::MAX as f64,
+            );
+            let material = match b.get("material") {
+                None | Some(Value::Null) => Some(None),
+                Some(Value::String(m)) if !m.is_empty() => Some(Some(m.clone())),
+                Some(other) => {
+                    r.push(
+                        &join(&at, "material"),
+                        format!("must be a non-empty string or null, got {}", kind_of(other)),
+                    );
+                    None
+                }
+            };
+            let allow_snow = match r.get(b, &at, "allow_snow") {
+                Some(Value::Bool(x)) => Some(*x),
+                Some(other) => {
+                    r.push(
+                        &join(&at, "allow_snow"),
+                        format!("must be true or false, got {}", kind_of(other)),
+                    );
+                    None
+                }
+                None => None,
+            };
+            if let (
+                Some(name),
+                Some(color),
+                Some(texture_scale),
+                Some(material),
+                Some(allow_snow),
+            ) = (name, color, texture_scale, material, allow_snow)
+            {
+                biomes.push(crate::biome::BiomeSpec {
+                    name,
+                    color,
+                    material,
+                    texture_scale: texture_scale as f32,
+                    allow_snow,
+                });
+            }
+        }
+    }
+    let sf = r.get(meta, "", "surface");
+    let flag = |key: &str, r: &mut Reader| match sf.map(|v| v.get(key)) {
+        Some(Some(Value::Bool(b))) => *b,
+        Some(other) => {
+            r.push(
+                &join("surface", key),
+                format!(
+                    "must be true or false, got {}",
+                    other.map_or("nothing", kind_of)
+                ),
+            );
+            false
+        }
+        None => false,
+    };
+    let classified = flag("classified", &mut r);
+    let rules = flag("rules", &mut r);
+    let flow = flag("flow", &mut r);
+    let erosion = flag("erosion", &mut r);
     let sc = r.get(meta, "", "scatter");
     r.array(sc, "scatter");
     r.d.into_result()?;
@@ -409,6 +498,11 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
             bodies,
             exclusion_mask,
             region_biomes,
+            biomes,
+            classified,
+            rules,
+            flow,
+            erosion,
         }),
         _ => Err(Error::invalid(source, "corrupt metadata")),
     }

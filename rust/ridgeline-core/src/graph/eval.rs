@@ -93,6 +93,9 @@ impl Cached {
             .iter()
             .map(|v| match v {
                 PinValue::Heightfield(f) | PinValue::Mask(f) => f.as_slice().len() * 4,
+                PinValue::Classified(c) => {
+                    c.field.as_slice().len() * 7 + c.flow.as_ref().map_or(0, |f| f.len() * 4)
+                }
                 PinValue::Drainage(d) => d.source.as_slice().len() * 16,
                 PinValue::Water(w) => w.heap_bytes(),
             })
@@ -107,6 +110,8 @@ pub struct EvalOutput {
     pub heightfield: Arc<Field<f32>>,
     /// The published water (empty when none is connected).
     pub water: Arc<crate::hydrology::water::WaterSet>,
+    /// The published field's biome classification, when it came through Biome Rules.
+    pub classified: Option<Arc<crate::nodes::ClassifiedField>>,
     /// Per-node reports in evaluation order.
     pub nodes: Vec<NodeReport>,
 }
@@ -234,8 +239,13 @@ pub fn evaluate(
         });
         values.insert(i, result);
     }
+    let mut classified = None;
     let heightfield = match values.get(&out_index).and_then(|v| v.values.first()) {
         Some(PinValue::Heightfield(f)) => f.clone(),
+        Some(PinValue::Classified(c)) => {
+            classified = Some(c.clone());
+            c.field.clone()
+        }
         _ => return Err(Error::invalid("graph.output", "produced no heightfield")),
     };
     let water = match values.get(&out_index).and_then(|v| v.values.get(1)) {
@@ -256,6 +266,7 @@ pub fn evaluate(
     Ok(EvalOutput {
         heightfield,
         water,
+        classified,
         nodes: reports,
     })
 }

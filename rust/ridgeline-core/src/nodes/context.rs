@@ -3,6 +3,7 @@
 
 use super::Quality;
 use super::spec::{NodeSpec, Read};
+use crate::biome::Classifier;
 use crate::error::{Error, Result};
 use crate::grid::{Field, Grid};
 use crate::landform::Landforms;
@@ -56,6 +57,9 @@ pub struct Scene<'a> {
     pub landforms: Landforms<'a>,
     landforms_key: u64,
     files: Option<&'a NodeFiles>,
+    /// The recipe's compiled biome table and rules.
+    pub biomes: Option<&'a Classifier>,
+    biomes_key: u64,
 }
 
 impl<'a> Scene<'a> {
@@ -67,6 +71,8 @@ impl<'a> Scene<'a> {
             landforms,
             landforms_key: landforms.key(),
             files: None,
+            biomes: None,
+            biomes_key: 0,
         }
     }
 
@@ -74,6 +80,16 @@ impl<'a> Scene<'a> {
     pub fn with_files(self, files: &'a NodeFiles) -> Self {
         Self {
             files: Some(files),
+            ..self
+        }
+    }
+
+    /// The scene with the recipe's compiled biomes; `key` identifies them (biome table,
+    /// rules, layers) in node cache keys.
+    pub fn with_biomes(self, biomes: &'a Classifier, key: u64) -> Self {
+        Self {
+            biomes: Some(biomes),
+            biomes_key: key,
             ..self
         }
     }
@@ -139,6 +155,17 @@ impl<'a> EvalContext<'a> {
         Ok(self.scene.landforms)
     }
 
+    /// The recipe's compiled biomes ([`Read::Biomes`]).
+    pub fn biomes(&self) -> Result<&'a Classifier> {
+        self.declared(Read::Biomes)?;
+        self.scene.biomes.ok_or_else(|| {
+            Error::invalid(
+                "",
+                "internal: the scene was built without the recipe's biomes",
+            )
+        })
+    }
+
     /// Preview or Final ([`Read::Quality`]).
     pub fn quality(&self) -> Result<Quality> {
         self.declared(Read::Quality)?;
@@ -187,6 +214,7 @@ impl<'a> EvalContext<'a> {
                         .u64(file.map_or(0, |f| f.hash))
                         .u64(file.map_or(0, |f| f.bytes.len() as u64))
                 }
+                Read::Biomes => h.str("biomes").u64(self.scene.biomes_key),
             };
         }
     }

@@ -10,6 +10,7 @@
 //! `pub(crate) const SPEC: NodeSpec`) plus one line in [`REGISTRY`].
 
 mod basin_water;
+mod biome_rules;
 mod comment;
 mod context;
 mod drainage;
@@ -60,6 +61,7 @@ pub const REGISTRY: &[&NodeSpec] = &[
     &basin_water::SPEC,
     &river_route::SPEC,
     &water_edit::SPEC,
+    &biome_rules::SPEC,
     &terrain_output::SPEC,
     &comment::SPEC,
 ];
@@ -144,13 +146,29 @@ pub enum PinValue {
     Drainage(Arc<crate::hydrology::Drainage>),
     /// Water bodies resolved on the grid.
     Water(Arc<crate::hydrology::water::WaterSet>),
+    /// Heights with a resolved biome and surface role per sample (Biome Rules' output; a
+    /// heightfield wherever one connects).
+    Classified(Arc<ClassifiedField>),
+}
+
+/// A heightfield with a resolved biome and surface role per sample.
+#[derive(Clone, Debug)]
+pub struct ClassifiedField {
+    /// The heights (shared with the input).
+    pub field: Arc<Field<f32>>,
+    /// Biome id per sample (index into the recipe's biome table).
+    pub biome_ids: Vec<u16>,
+    /// Surface role id per sample.
+    pub role_ids: Vec<u8>,
+    /// The flow accumulation that raised moisture, when drainage was connected.
+    pub flow: Option<Arc<Vec<f32>>>,
 }
 
 impl PinValue {
     /// The kind of this value.
     pub fn kind(&self) -> PinKind {
         match self {
-            PinValue::Heightfield(_) => PinKind::Heightfield,
+            PinValue::Heightfield(_) | PinValue::Classified(_) => PinKind::Heightfield,
             PinValue::Mask(_) => PinKind::Mask,
             PinValue::Drainage(_) => PinKind::Drainage,
             PinValue::Water(_) => PinKind::Water,
@@ -161,6 +179,7 @@ impl PinValue {
     pub fn field(&self) -> Result<&Field<f32>> {
         match self {
             PinValue::Heightfield(f) | PinValue::Mask(f) => Ok(f),
+            PinValue::Classified(c) => Ok(&c.field),
             PinValue::Drainage(d) => Ok(&d.source),
             PinValue::Water(_) => Err(Error::invalid(
                 "inputs",

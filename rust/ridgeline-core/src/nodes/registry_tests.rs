@@ -63,7 +63,7 @@ fn registry_lists_every_type_once_with_documented_params() {
 }
 
 #[test]
-fn unknown_type_message_lists_all_seventeen_types() {
+fn unknown_type_message_lists_all_eighteen_types() {
     let mut d = Diagnostics::default();
     assert!(parse_node("bogus", &json!({}), "graph.nodes[\"x\"].params", &mut d).is_none());
     let msg = d.0[0].to_string();

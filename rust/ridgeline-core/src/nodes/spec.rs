@@ -60,6 +60,8 @@ pub enum Read {
     NodeId,
     /// The file the node names (read by the pipeline; its content hash enters the key).
     File,
+    /// The recipe's biome table, rules and biome layers (compiled).
+    Biomes,
 }
 
 impl Read {
@@ -71,6 +73,7 @@ impl Read {
             Read::Quality => "quality",
             Read::NodeId => "node_id",
             Read::File => "file",
+            Read::Biomes => "biomes",
         }
     }
 }

@@ -17,6 +17,8 @@ pub struct Generated {
     pub base: Option<Heightfield>,
     /// Published water bodies (empty when the graph publishes none).
     pub water: std::sync::Arc<crate::hydrology::water::WaterSet>,
+    /// What surface classification reads from the graph (rules on/off, flow, erosion).
+    pub sources: super::SurfaceSources,
     /// Per-node timings and reuse.
     pub nodes: Vec<NodeReport>,
     /// Quality it ran at.
@@ -80,7 +82,11 @@ pub fn generate_with_files(
             &conventional
         }
     };
-    let scene = recipe.scene()?.with_files(files);
+    let biomes = super::surface::compile(recipe, true, [0.0, 0.0])?;
+    let scene = recipe
+        .scene()?
+        .with_files(files)
+        .with_biomes(&biomes, super::surface::biomes_key(recipe));
     let out = eval::evaluate(graph, &scene, quality, cache, progress, cancel)
         .map_err(|e| recipe.locate_error(e))?;
     let grid = scene.grid;
@@ -94,9 +100,15 @@ pub fn generate_with_files(
     } else {
         (generated, None)
     };
+    let sources = super::SurfaceSources {
+        rules: recipe.graph.is_none() || out.classified.is_some(),
+        flow: out.classified.as_ref().and_then(|c| c.flow.clone()),
+        erosion: None,
+    };
     Ok(Generated {
         heightfield,
         base,
+        sources,
         water: out.water,
         nodes: out.nodes,
         quality,
@@ -117,8 +129,8 @@ pub fn prepare(
     Ok(finish(recipe, base, masks)?.0)
 }
 
-/// The generated base (graph only, no strokes): what the development cache stores under
-/// [`base_cache_key`], since strokes replay in milliseconds.
+/// The generated base (graph only, no strokes, not yet classified): what the development
+/// cache stores under [`base_cache_key`], since strokes replay in milliseconds.
 pub fn prepare_base(
     recipe: &Recipe,
     quality: Quality,
@@ -142,12 +154,39 @@ pub fn prepare_base_with_files(
     let mut bare = recipe.clone();
     bare.clear_strokes();
     let g = generate_with_files(&bare, files, quality, cache, progress, cancel, None)?;
-    Ok(super::PreparedTerrain::new(
+    let mut p = super::PreparedTerrain::new(
         g.heightfield,
         (*g.water).clone(),
         recipe.default_biome.clone(),
         default_biome_color(recipe),
-    ))
+    );
+    p.sources = g.sources;
+    Ok(p)
+}
+
+/// Classifies `p`'s surface (biome ids and roles) from its field, water, painted regions and
+/// sources. `base_range` is the generated base's height range (the snow line). When `state`
+/// is given it receives the classification state (an edit session keeps it).
+pub fn classify(
+    recipe: &Recipe,
+    p: &mut super::PreparedTerrain,
+    base_range: [f32; 2],
+    state: Option<&mut Option<super::SurfaceState>>,
+) -> Result<()> {
+    let s = super::SurfaceState::new(
+        recipe,
+        p.sources.clone(),
+        &p.water,
+        base_range,
+        &p.field,
+        &p.regions,
+        &p.region_biomes,
+    )?;
+    p.surface = s.surface();
+    if let Some(slot) = state {
+        *slot = Some(s);
+    }
+    Ok(())
 }
 
 /// Replays `recipe`'s strokes on a prepared base. Returns the finished terrain and, when the
@@ -158,19 +197,60 @@ pub fn finish(
     masks: Option<crate::edit::MaskLoader>,
 ) -> Result<(super::PreparedTerrain, Option<super::EditSession>)> {
     if !recipe.has_strokes() {
+        // Classified here, not in the cached base: biome layers and tints are not part of the
+        // base cache key.
+        let mut base = base;
+        let range = base.field.height_range();
+        classify(recipe, &mut base, range, None)?;
         return Ok((base, None));
     }
     let session = super::EditSession::new(recipe.clone(), base.field.clone(), masks)
         .map_err(|e| recipe.locate_error(e))?;
     let (exclusion, regions, region_biomes) = session.masks_for_payload();
-    let out = super::PreparedTerrain {
+    let base_range = base.field.height_range();
+    let mut out = super::PreparedTerrain {
         field: session.field().clone(),
         exclusion,
         regions,
         region_biomes,
         ..base
     };
+    let mut session = session;
+    session.classify_surface(&out, base_range, false)?;
+    if let Some(s) = session.surface() {
+        out.surface = s.clone();
+    }
     Ok((out, Some(session)))
+}
+
+/// Generates `recipe` like [`prepare`] and explains the biome of the sample nearest to
+/// terrain-local (x, z) (`ridgeline explain`): the same classification state the prepared
+/// terrain's biome ids come from, so the answer is the runtime's.
+#[allow(clippy::too_many_arguments)]
+pub fn explain(
+    recipe: &Recipe,
+    quality: Quality,
+    cache: &mut GraphCache,
+    progress: Progress,
+    cancel: &AtomicBool,
+    masks: Option<crate::edit::MaskLoader>,
+    x: f32,
+    z: f32,
+) -> Result<(crate::biome::Explanation, super::PreparedTerrain)> {
+    let base = prepare_base(recipe, quality, cache, progress, cancel)?;
+    let base_range = base.field.height_range();
+    progress(1.0, "classifying biomes and surfaces");
+    let (p, _) = finish(recipe, base, masks)?;
+    let state = super::SurfaceState::new(
+        recipe,
+        p.sources.clone(),
+        &p.water,
+        base_range,
+        &p.field,
+        &p.regions,
+        &p.region_biomes,
+    )?;
+    Ok((state.explain(&p.field, x, z)?, p))
 }
 
 /// The default biome's colour (a neutral green when the recipe does not define it).

@@ -5,6 +5,7 @@
 //! - [`generate`]: generate, prepare, finish, the base cache key.
 //! - [`prepared`]: the prepared terrain (heights, water, masks, biome).
 //! - [`session`]: an editable terrain (base + strokes → surface), incremental updates, undo.
+//! - [`surface`]: biome ids and surface roles of the finished surface.
 //! - [`compact`]: merging stamps; size/resolution decisions.
 //! - [`devcache`]: generated bases stored in the user's cache directory.
 //! - [`files`]: the files graph nodes name (heightmaps), read and hashed before evaluation.
@@ -15,20 +16,24 @@ pub mod files;
 pub mod generate;
 pub mod prepared;
 pub mod session;
+pub mod surface;
 
 #[cfg(test)]
 mod session_hardening_tests;
 #[cfg(test)]
 mod session_tests;
+#[cfg(test)]
+mod surface_tests;
 
 pub use devcache::{CachedPrepare, DevCache, prepare_cached};
 pub use generate::{
-    Generated, base_cache_key, base_cache_key_with_files, default_biome_color, finish, generate,
-    generate_with_files, generate_with_masks, prepare, prepare_base, prepare_base_with_files,
-    read_files,
+    Generated, base_cache_key, base_cache_key_with_files, classify, default_biome_color, explain,
+    finish, generate, generate_with_files, generate_with_masks, prepare, prepare_base,
+    prepare_base_with_files, read_files,
 };
 pub use prepared::PreparedTerrain;
 pub use session::{Change, EditSession};
+pub use surface::{Surface, SurfaceSources, SurfaceState};
 #[cfg(test)]
 mod files_tests;
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! The prepared terrain: what generation hands to games, meshes, queries and the payload.
 
+use super::surface::{Surface, SurfaceSources};
+use crate::biome::{BiomeSpec, Role};
 use crate::heightfield::Heightfield;
 use crate::hydrology::water::WaterSet;
 
@@ -21,6 +23,11 @@ pub struct PreparedTerrain {
     pub regions: Vec<u16>,
     /// Biome names the region ids refer to.
     pub region_biomes: Vec<String>,
+    /// Biome table, biome id and surface role per sample (empty when not classified).
+    pub surface: Surface,
+    /// What classification read besides heights, water and regions (rules on/off, drainage
+    /// flow, erosion change): kept so a sculpting session reclassifies the same way.
+    pub sources: SurfaceSources,
 }
 
 impl PreparedTerrain {
@@ -39,7 +46,48 @@ impl PreparedTerrain {
             exclusion: Vec::new(),
             regions: Vec::new(),
             region_biomes: Vec::new(),
+            surface: Surface::default(),
+            sources: SurfaceSources::default(),
         }
+    }
+
+    /// The biome table (a biome's id is its position).
+    pub fn biomes(&self) -> &[BiomeSpec] {
+        &self.surface.biomes
+    }
+
+    /// Biome id per sample (row-major, Z outer).
+    pub fn biome_ids(&self) -> &[u16] {
+        &self.surface.biome_ids
+    }
+
+    /// Surface role id per sample ([`Role`] as `u8`).
+    pub fn role_ids(&self) -> &[u8] {
+        &self.surface.role_ids
+    }
+
+    /// The biome of sample (x, z) (`None` outside the grid or unclassified).
+    pub fn biome_at(&self, x: usize, z: usize) -> Option<&BiomeSpec> {
+        let [w, h] = self.field.grid().samples();
+        if x >= w || z >= h {
+            return None;
+        }
+        let id = self.surface.biome_id(self.field.grid().index(x, z))?;
+        self.surface.biome(id)
+    }
+
+    /// The surface role of sample (x, z) (`None` outside the grid or unclassified).
+    pub fn role_at(&self, x: usize, z: usize) -> Option<Role> {
+        let [w, h] = self.field.grid().samples();
+        if x >= w || z >= h {
+            return None;
+        }
+        self.surface.role(self.field.grid().index(x, z))
+    }
+
+    /// The role of triangle `upper` (false: lower) of cell (x, z): its vertices' majority.
+    pub fn triangle_role(&self, x: usize, z: usize, upper: bool) -> Option<Role> {
+        self.surface.triangle_role(self.field.grid(), x, z, upper)
     }
 
     /// The painted biome at sample (x, z), if any.

@@ -13,6 +13,7 @@
 //! whose pre-edit values the replay needs. Replaying every stroke on `N` from the base gives the
 //! same bits as a full replay on `C` (same code, same inputs). Only `C` is written.
 
+use crate::biome::SampleRect;
 use crate::edit::MaskLoader;
 use crate::edit::apply::{OutOfRange, Window, apply_exclusion, apply_heights, apply_region};
 use crate::edit::history::{Packed, Record, RecordKind};
@@ -35,6 +36,9 @@ pub struct Change {
     pub touched: Rect,
     /// Chunks (x, z) whose sample range meets `touched`.
     pub chunks: Vec<[u32; 2]>,
+    /// Samples whose biome id or surface role changed (empty when none, or when the session
+    /// has no classification); `touched` and `chunks` include them.
+    pub surface: Rect,
 }
 
 /// An editable terrain.
@@ -56,6 +60,8 @@ pub struct EditSession {
     history: Vec<Record>,
     redo: Vec<Record>,
     scratch: Vec<f32>,
+    /// Biome and role classification, reclassified locally after every change.
+    surface: Option<super::SurfaceState>,
 }
 
 impl EditSession {
@@ -112,6 +118,7 @@ impl EditSession {
             history: Vec::new(),
             redo: Vec::new(),
             scratch: Vec::new(),
+            surface: None,
         };
         let [w, h] = grid.samples();
         let all = Rect::new(0, 0, w, h);
@@ -223,10 +230,18 @@ impl EditSession {
         (id > 0).then(|| self.biome_names[id as usize - 1].as_str())
     }
 
-    /// The biome at terrain-local (x, z): the painted region at the nearest sample, else the
+    /// The biome at terrain-local (x, z): the classification's at the nearest sample when the
+    /// session has one (rules, painted regions, default), else the painted region, else the
     /// recipe's default biome. `None` outside the terrain.
     pub fn biome_at(&self, x: f32, z: f32) -> Option<&str> {
         let (sx, sz) = self.grid.nearest_sample(x, z)?;
+        if let Some(s) = self.surface()
+            && let Some(b) = s
+                .biome_id(self.grid.index(sx, sz))
+                .and_then(|id| s.biome(id))
+        {
+            return Some(b.name.as_str());
+        }
         Some(
             self.painted_biome(sx, sz)
                 .unwrap_or(&self.recipe.default_biome),
@@ -711,9 +726,30 @@ impl EditSession {
         }
     }
 
-    fn change(&self, heights: Rect, masks: Rect) -> Change {
+    fn change(&mut self, heights: Rect, masks: Rect) -> Change {
         let [w, h] = self.grid.samples();
-        let touched = heights.grow(1, w, h).union(&masks);
+        let mut surface = Rect::default();
+        if let Some(state) = &mut self.surface {
+            match state.refresh_layers(&self.recipe, &self.field, &self.regions) {
+                Ok(Some(r)) => surface = Rect::new(r.x0, r.z0, r.x1, r.z1),
+                Ok(None) => {}
+                Err(_) => self.surface = None,
+            }
+        }
+        if let Some(state) = &mut self.surface {
+            let edited = heights.union(&masks);
+            if !edited.is_empty() && surface.is_empty() {
+                let rect = SampleRect::new(edited.x0, edited.z0, edited.x1, edited.z1);
+                // Inputs are validated when the state is made, so an error here means the
+                // state no longer fits this surface: drop it rather than publish stale ids.
+                match state.update(&self.field, &self.regions, rect) {
+                    Ok(Some(r)) => surface = Rect::new(r.x0, r.z0, r.x1, r.z1),
+                    Ok(None) => {}
+                    Err(_) => self.surface = None,
+                }
+            }
+        }
+        let touched = heights.grow(1, w, h).union(&masks).union(&surface);
         let mut chunks = Vec::new();
         if !touched.is_empty() {
             let [nx, nz] = self.grid.chunks();
@@ -736,6 +772,49 @@ impl EditSession {
             heights,
             touched,
             chunks,
+            surface,
         }
+    }
+
+    /// Attaches a classification of the current surface (what `pipeline::finish` does);
+    /// every later change reclassifies locally, bit-identical to a full pass.
+    pub fn attach_surface(&mut self, state: super::SurfaceState) {
+        self.surface = Some(state);
+    }
+
+    /// Classifies the current surface with this session's recipe and `prepared`'s water and
+    /// sources (`base_range`: the generated base's height range, for the snow line). With
+    /// `keep_biomes` (a cooked terrain, whose rules are not stored) unpainted samples keep
+    /// `prepared`'s biome ids and only roles are recomputed.
+    pub fn classify_surface(
+        &mut self,
+        prepared: &super::PreparedTerrain,
+        base_range: [f32; 2],
+        keep_biomes: bool,
+    ) -> Result<()> {
+        let mut state = super::SurfaceState::new(
+            &self.recipe,
+            prepared.sources.clone(),
+            &prepared.water,
+            base_range,
+            &self.field,
+            &self.regions,
+            &self.biome_names,
+        )?;
+        if keep_biomes {
+            state.keep_biomes(&prepared.surface, &self.field)?;
+        }
+        self.surface = Some(state);
+        Ok(())
+    }
+
+    /// Biome ids and surface roles of the current surface (`None` until classified).
+    pub fn surface(&self) -> Option<&super::Surface> {
+        self.surface.as_ref().map(|s| s.published())
+    }
+
+    /// The classification state (for `explain`).
+    pub fn surface_state(&self) -> Option<&super::SurfaceState> {
+        self.surface.as_ref()
     }
 }

@@ -255,6 +255,14 @@ fn payload_seeds() -> &'static [Vec<u8>] {
             exclusion: (0..n).map(|i| (i % 5) as f32 / 4.0).collect(),
             regions: (0..n).map(|i| (i % 3) as u16).collect(),
             region_biomes: vec!["sand".into(), "rock".into()],
+            surface: ridgeline_core::pipeline::Surface {
+                biomes: ["meadow", "rock", "sand"]
+                    .map(ridgeline_core::biome::BiomeSpec::named)
+                    .to_vec(),
+                biome_ids: (0..n).map(|i| (i % 3) as u16).collect(),
+                role_ids: (0..n).map(|i| (i % 9) as u8).collect(),
+            },
+            sources: Default::default(),
         };
         let small_grid = Grid::new([4.0, 4.0], [2, 2], 2).expect("grid");
         let plain = PreparedTerrain::new(

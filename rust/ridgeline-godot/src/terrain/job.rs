@@ -184,6 +184,7 @@ fn build(
         exclusion,
         regions,
         region_biomes,
+        ..
     } = prepared;
     report(0.85, "meshing chunks and collision");
     let chunks = ChunkData::build(&field);

@@ -1,0 +1,439 @@
+//! Biomes and surface roles of a prepared terrain.
+//!
+//! The recipe's biome table, rules and biome layers compile into a [`Classifier`]
+//! ([`compile`]); [`SurfaceState`] classifies the finished surface (strokes replayed, painted
+//! regions applied) and keeps what a sculpting session needs to reclassify locally. The result
+//! published on [`super::PreparedTerrain`] is a [`Surface`]: the biome table plus a biome id and
+//! a role id per sample.
+//!
+//! **When rules apply.** Without a graph (the conventional pipeline) the recipe's `rules`
+//! always apply. With a graph they apply when the graph's published heightfield went through a
+//! `biome_rules` node ([`SurfaceSources::rules`]); otherwise the surface gets the default biome
+//! and the painted regions. Roles are computed in every case.
+//!
+//! **Water.** The published water's resolved coverage when it has a body (raised lakes and
+//! rivers at their own level), else the sea inferred below the recipe's sea level and
+//! connected to the border. (A `biome_rules` node's own water input classifies the node's
+//! output inside the graph; the final surface reads what the terrain publishes.)
+
+use crate::biome::{
+    BiomeLayer, BiomeSpec, Classification, Classifier, Explanation, MaterialSet, MaterialTable,
+    Role, RuleSpec, SampleRect, SurfaceInput, SurfaceParams,
+};
+use crate::error::{Diagnostics, Result};
+use crate::grid::Grid;
+use crate::heightfield::Heightfield;
+use crate::hydrology::water::WaterSet;
+use crate::recipe::Recipe;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Biome ids and surface roles per sample, with the biome table they index.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Surface {
+    /// The biome table: a biome's id is its position. The recipe's biomes in name order (one
+    /// implicit biome named after `default_biome` when the recipe defines none).
+    pub biomes: Vec<BiomeSpec>,
+    /// Biome id per sample (row-major, Z outer); empty when not classified.
+    pub biome_ids: Vec<u16>,
+    /// Surface role id per sample ([`Role`] as `u8`, 0..=8); empty when not classified.
+    pub role_ids: Vec<u8>,
+}
+
+impl Surface {
+    /// True when no sample is classified (an unclassified payload).
+    pub fn is_empty(&self) -> bool {
+        self.biome_ids.is_empty()
+    }
+    /// The biome with id `id`.
+    pub fn biome(&self, id: u16) -> Option<&BiomeSpec> {
+        self.biomes.get(id as usize)
+    }
+    /// The id of the biome named `name`.
+    pub fn biome_index(&self, name: &str) -> Option<u16> {
+        self.biomes
+            .iter()
+            .position(|b| b.name == name)
+            .map(|i| i as u16)
+    }
+    /// Biome id of sample `i` (`None` out of range or unclassified).
+    pub fn biome_id(&self, i: usize) -> Option<u16> {
+        self.biome_ids.get(i).copied()
+    }
+    /// Surface role of sample `i` (`None` out of range or unclassified).
+    pub fn role(&self, i: usize) -> Option<Role> {
+        self.role_ids.get(i).and_then(|&r| Role::from_id(r))
+    }
+    /// Role of triangle `upper` (false: lower) of cell (x, z) on `grid`: its vertices'
+    /// majority, the first vertex when all three differ (lower `(x,z) (x+1,z) (x,z+1)`, upper
+    /// `(x+1,z) (x+1,z+1) (x,z+1)`). `None` outside the grid or unclassified.
+    pub fn triangle_role(&self, grid: &Grid, x: usize, z: usize, upper: bool) -> Option<Role> {
+        let [cx, cz] = grid.cells();
+        if x >= cx as usize || z >= cz as usize || self.role_ids.len() != grid.sample_count() {
+            return None;
+        }
+        let at = |x, z| self.role(grid.index(x, z));
+        let (a, b, c) = if upper {
+            (at(x + 1, z)?, at(x + 1, z + 1)?, at(x, z + 1)?)
+        } else {
+            (at(x, z)?, at(x + 1, z)?, at(x, z + 1)?)
+        };
+        Some(crate::biome::roles::majority(a, b, c))
+    }
+    /// Every (biome, role) pair resolved against `set` (biome `material` overrides win).
+    pub fn material_table(&self, set: Option<&MaterialSet>) -> MaterialTable {
+        MaterialTable::build(&self.biomes, set)
+    }
+    /// Samples per role, in role id order.
+    pub fn role_counts(&self) -> [usize; 9] {
+        let mut n = [0; 9];
+        for &r in &self.role_ids {
+            if let Some(c) = n.get_mut(r as usize) {
+                *c += 1;
+            }
+        }
+        n
+    }
+}
+
+/// What the graph connected for classification (the conventional pipeline: rules, nothing
+/// else).
+#[derive(Clone, Debug, Default)]
+pub struct SurfaceSources {
+    /// Apply the recipe's rules.
+    pub rules: bool,
+    /// Drainage flow accumulation per sample (upstream samples including itself).
+    pub flow: Option<Arc<Vec<f32>>>,
+    /// Signed erosion change per sample (+ deposition, − removal).
+    pub erosion: Option<Arc<Vec<f32>>>,
+}
+
+/// The biome table of `recipe` (ids = positions, biomes in name order).
+pub fn biome_table(recipe: &Recipe) -> Vec<BiomeSpec> {
+    if recipe.biomes.is_empty() {
+        return vec![BiomeSpec::named(recipe.default_biome.clone())];
+    }
+    recipe
+        .biomes
+        .iter()
+        .map(|(name, b)| BiomeSpec {
+            name: name.clone(),
+            color: b.color.map(|c| c as f32),
+            material: b.material.clone(),
+            texture_scale: b.texture_scale as f32,
+            allow_snow: b.allow_snow,
+        })
+        .collect()
+}
+
+/// The recipe's rules as classifier specifications; band and substrate problems are located
+/// at `recipe.rules[i]…`.
+pub fn rule_specs(recipe: &Recipe) -> Result<Vec<RuleSpec>> {
+    let mut d = Diagnostics::default();
+    let specs = recipe
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            RuleSpec::from_parts(
+                r.id.clone(),
+                r.biome.clone(),
+                r.layer.clone(),
+                r.priority,
+                r.blend,
+                &r.bands,
+                &r.substrate,
+                &format!("recipe.rules[{i}]"),
+                &mut d,
+            )
+        })
+        .collect();
+    d.into_result()?;
+    Ok(specs)
+}
+
+/// The recipe's biome layers, in order.
+pub fn biome_layers(recipe: &Recipe) -> Vec<BiomeLayer> {
+    recipe
+        .layers
+        .iter()
+        .filter(|l| l.kind == "biomes")
+        .map(|l| BiomeLayer {
+            id: l.id.clone(),
+            enabled: l.enabled,
+        })
+        .collect()
+}
+
+/// Compiles the recipe's classifier. `with_rules` false drops the rules (default biome and
+/// painted regions only). `base_range` is the generated base's height range: the snow line
+/// sits three quarters of the way from the sea level to its top, so sculpting never moves it.
+/// Errors are located (`recipe.rules[3].slope: …`).
+pub fn compile(recipe: &Recipe, with_rules: bool, base_range: [f32; 2]) -> Result<Classifier> {
+    let sea = recipe.sea_level() as f32;
+    let params = SurfaceParams {
+        snow_line: SurfaceParams::snow_line_for(sea, base_range),
+        ..SurfaceParams::default()
+    };
+    let rules = if with_rules {
+        rule_specs(recipe)?
+    } else {
+        Vec::new()
+    };
+    Classifier::new(
+        recipe.seed,
+        biome_table(recipe),
+        &recipe.default_biome,
+        &rules,
+        &biome_layers(recipe),
+        params,
+    )
+    .map_err(locate)
+}
+
+/// Identity of the recipe's biome table, rules and biome layers (node cache keys).
+pub fn biomes_key(recipe: &Recipe) -> u64 {
+    let v = recipe.to_value();
+    let mut h = crate::seed::StableHasher::default();
+    for k in ["biomes", "default_biome", "rules", "layers"] {
+        h.str(k)
+            .str(&v.get(k).map(|x| x.to_string()).unwrap_or_default());
+    }
+    h.finish()
+}
+
+/// Puts classifier paths under `recipe.` (`rules[2].biome` → `recipe.rules[2].biome`).
+fn locate(e: crate::error::Error) -> crate::error::Error {
+    match e {
+        crate::error::Error::Invalid(list) => crate::error::Error::Invalid(
+            list.into_iter()
+                .map(|mut d| {
+                    if !d.path.starts_with("recipe.") {
+                        d.path = format!("recipe.{}", d.path);
+                    }
+                    d
+                })
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
+/// A classified surface and what reclassifying it needs.
+#[derive(Clone, Debug)]
+pub struct SurfaceState {
+    classifier: Arc<Classifier>,
+    cls: Classification,
+    sources: SurfaceSources,
+    /// Water owner per sample used for coverage (`None`: the inferred sea).
+    water: Option<Arc<Vec<u16>>>,
+    sea_level: f32,
+    /// Painted biome per sample as the classifier reads it (0 none, id + 1).
+    painted: Vec<u16>,
+    /// Region id (index + 1 into the session's biome names) → biome id + 1.
+    region_map: Vec<u16>,
+    /// Fixed biome per sample (a cooked terrain's, whose rules are not stored): unpainted
+    /// samples keep it; only roles are recomputed.
+    fixed: Option<Vec<u16>>,
+    /// The published form, kept up to date by [`SurfaceState::update`].
+    published: Surface,
+    /// The biome layers and base height range the classifier was compiled with.
+    layers: Vec<BiomeLayer>,
+    base_range: [f32; 2],
+    with_rules: bool,
+}
+
+impl SurfaceState {
+    /// Classifies `field` (the finished surface). `regions` are painted region ids (0 none,
+    /// else index + 1 into `region_names`; empty = nothing painted). `published` is the water
+    /// the terrain publishes; `base_range` the generated base's height range.
+    pub fn new(
+        recipe: &Recipe,
+        sources: SurfaceSources,
+        published: &WaterSet,
+        base_range: [f32; 2],
+        field: &Heightfield,
+        regions: &[u16],
+        region_names: &[String],
+    ) -> Result<Self> {
+        let with_rules = recipe.graph.is_none() || sources.rules;
+        let classifier = Arc::new(compile(recipe, with_rules, base_range)?);
+        let water = (!published.bodies.is_empty()
+            && published.owner.len() == field.grid().sample_count())
+        .then(|| Arc::new(published.owner.clone()));
+        let biomes = classifier.biomes();
+        let region_map = region_names
+            .iter()
+            .map(|n| {
+                biomes
+                    .iter()
+                    .position(|b| &b.name == n)
+                    .map_or(0, |k| k as u16 + 1)
+            })
+            .collect();
+        let n = field.grid().sample_count();
+        let mut s = Self {
+            classifier,
+            cls: Classification::empty(*field.grid()),
+            sources,
+            water,
+            sea_level: recipe.sea_level() as f32,
+            painted: vec![0; n],
+            region_map,
+            fixed: None,
+            published: Surface::default(),
+            layers: biome_layers(recipe),
+            base_range,
+            with_rules,
+        };
+        s.map_regions(
+            regions,
+            SampleRect::all(field.grid().samples()[0], field.grid().samples()[1]),
+        );
+        let never = AtomicBool::new(false);
+        let input = s.input(field);
+        s.cls = s.classifier.classify(&input, &never)?;
+        s.published = s.surface();
+        Ok(s)
+    }
+
+    /// Keeps the biomes of `surface` (a cooked terrain's) on every unpainted sample: later
+    /// updates recompute roles and painted regions only. Ignored when its sample count or
+    /// table differs from this state's.
+    pub fn keep_biomes(&mut self, surface: &Surface, field: &Heightfield) -> Result<()> {
+        if surface.biome_ids.len() != self.painted.len()
+            || surface.biomes.len() != self.classifier.biomes().len()
+        {
+            return Ok(());
+        }
+        self.fixed = Some(surface.biome_ids.clone());
+        // `painted` holds painted biome id + 1; unpainted samples take the fixed biome.
+        for (p, &id) in self.painted.iter_mut().zip(&surface.biome_ids) {
+            if *p == 0 {
+                *p = id + 1;
+            }
+        }
+        let never = AtomicBool::new(false);
+        let input = self.input(field);
+        self.cls = self.classifier.classify(&input, &never)?;
+        self.published = self.surface();
+        Ok(())
+    }
+
+    fn map_regions(&mut self, regions: &[u16], rect: SampleRect) {
+        let w = self.cls.grid().samples()[0];
+        if regions.len() != self.painted.len() {
+            self.painted.fill(0);
+            return;
+        }
+        for z in rect.z0..rect.z1 {
+            for x in rect.x0..rect.x1 {
+                let i = z * w + x;
+                let r = regions[i];
+                let painted = if r == 0 {
+                    0
+                } else {
+                    self.region_map.get(r as usize - 1).copied().unwrap_or(0)
+                };
+                self.painted[i] = match (&self.fixed, painted) {
+                    (Some(f), 0) => f[i] + 1,
+                    _ => painted,
+                };
+            }
+        }
+    }
+
+    fn input<'a>(&'a self, field: &'a Heightfield) -> SurfaceInput<'a> {
+        SurfaceInput {
+            water: self.water.as_deref().map(Vec::as_slice),
+            flow: self.sources.flow.as_deref().map(Vec::as_slice),
+            erosion: self.sources.erosion.as_deref().map(Vec::as_slice),
+            painted: Some(&self.painted),
+            ..SurfaceInput::new(*field.grid(), field.heights(), self.sea_level)
+        }
+    }
+
+    /// Reclassifies after an edit confined to `changed` (heights or painted regions): the
+    /// same result as a full pass. Returns the bounds of the samples whose biome or role
+    /// changed.
+    pub fn update(
+        &mut self,
+        field: &Heightfield,
+        regions: &[u16],
+        changed: SampleRect,
+    ) -> Result<Option<SampleRect>> {
+        let [w, h] = field.grid().samples();
+        let changed = changed.clipped(w, h);
+        self.map_regions(regions, changed);
+        let classifier = self.classifier.clone();
+        let mut cls = std::mem::replace(&mut self.cls, Classification::empty(*field.grid()));
+        let r = classifier.reclassify(&mut cls, &self.input(field), changed);
+        self.cls = cls;
+        if let Ok(Some(rect)) = &r {
+            let ids = self.cls.biome_ids();
+            let roles = self.cls.roles();
+            for z in rect.z0..rect.z1 {
+                for i in z * w + rect.x0..z * w + rect.x1 {
+                    self.published.biome_ids[i] = ids[i];
+                    self.published.role_ids[i] = roles[i] as u8;
+                }
+            }
+        }
+        r
+    }
+
+    /// Recompiles and reclassifies everything when `recipe`'s biome layers differ from the
+    /// ones this state was compiled with (a toggled biome layer drops or restores its rules).
+    /// Returns the bounds of what changed, `None` when the layers are the same.
+    pub fn refresh_layers(
+        &mut self,
+        recipe: &Recipe,
+        field: &Heightfield,
+        regions: &[u16],
+    ) -> Result<Option<SampleRect>> {
+        let layers = biome_layers(recipe);
+        if layers == self.layers {
+            return Ok(None);
+        }
+        self.classifier = Arc::new(compile(recipe, self.with_rules, self.base_range)?);
+        self.layers = layers;
+        let [w, h] = field.grid().samples();
+        self.map_regions(regions, SampleRect::all(w, h));
+        let never = AtomicBool::new(false);
+        self.cls = self.classifier.classify(&self.input(field), &never)?;
+        self.published = self.surface();
+        Ok(Some(SampleRect::all(w, h)))
+    }
+
+    /// Why sample nearest to terrain-local (x, z) of `field` (the surface this state
+    /// classified) has its biome: the runtime's decision and its band facts.
+    pub fn explain(&self, field: &Heightfield, x: f32, z: f32) -> Result<Explanation> {
+        self.classifier.explain(&self.input(field), &self.cls, x, z)
+    }
+
+    /// The published form, current after every update.
+    pub fn published(&self) -> &Surface {
+        &self.published
+    }
+
+    /// The classifier (biome table, rules, thresholds).
+    pub fn classifier(&self) -> &Classifier {
+        &self.classifier
+    }
+    /// The current classification.
+    pub fn classification(&self) -> &Classification {
+        &self.cls
+    }
+    /// The inputs the classification read, on `field` (for `explain`).
+    pub fn surface_input<'a>(&'a self, field: &'a Heightfield) -> SurfaceInput<'a> {
+        self.input(field)
+    }
+    /// The published form.
+    pub fn surface(&self) -> Surface {
+        Surface {
+            biomes: self.classifier.biomes().to_vec(),
+            biome_ids: self.cls.biome_ids().to_vec(),
+            role_ids: self.cls.role_ids(),
+        }
+    }
+}
