@@ -23,7 +23,7 @@ fn check_len(bytes: &[u8], width: usize, depth: usize, per: usize, path: &str) -
 
 /// The side of a square raw file of `len` bytes with `per` bytes per sample, when there is one.
 pub fn square_side(len: usize, per: usize) -> Option<usize> {
-    if per == 0 || len % per != 0 {
+    if per == 0 || !len.is_multiple_of(per) {
         return None;
     }
     let n = len / per;
