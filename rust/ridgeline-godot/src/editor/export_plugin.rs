@@ -88,11 +88,12 @@ impl IEditorExportPlugin for TerrainExportPlugin {
 fn cook(disk: &str, shown: &str) -> Result<Vec<u8>, String> {
     let text = std::fs::read_to_string(disk).map_err(|e| format!("cannot read ({e})"))?;
     let doc = Document::parse(&text, shown).map_err(|e| e.to_string())?;
-    let recipe = doc.recipe();
     let dir = std::path::Path::new(disk)
         .parent()
         .map(|p| p.to_path_buf())
         .unwrap_or_default();
+    // Heightmap files resolve relative to the asset, like brush masks.
+    let recipe = &doc.recipe().clone().with_source_dir(dir.clone());
     let prepared = ridgeline_core::pipeline::prepare_cached(
         recipe,
         DevCache::from_environment(ridgeline_core::formats::payload::CODEC).as_ref(),

@@ -109,6 +109,22 @@ impl Terrain3D {
                 &prepared.region_biomes,
             )
             .map_err(|e| e.to_string())?;
+        // Reclassify edits locally from here on (a cooked terrain keeps its biomes: its rules
+        // are not stored, only roles follow the edits).
+        let mut core = ridgeline_core::pipeline::PreparedTerrain::new(
+            (*prepared.field).clone(),
+            (*prepared.water).clone(),
+            prepared.default_biome.clone(),
+            prepared.biome_color,
+        );
+        core.sources = prepared.sources.clone();
+        core.surface = (*prepared.surface).clone();
+        let cooked = prepared.origin == "cooked payload";
+        if !core.surface.is_empty() {
+            session
+                .classify_surface(&core, prepared.field.height_range(), cooked)
+                .map_err(|e| e.to_string())?;
+        }
         let session = Arc::new(Mutex::new(session));
         Arc::make_mut(prepared).edits = Some(session.clone());
         Ok(session)

@@ -239,6 +239,25 @@ impl Terrain3D {
                     .write_region(r.x0, r.z0, r.x1, r.z1, &values)
                     .map_err(|e| e.to_string())?;
             }
+            // The session reclassifies locally: copy its changed rectangle of biome ids and roles.
+            let sr = change.surface;
+            if let Some(surface) = s.surface()
+                && !sr.is_empty()
+            {
+                let target = Arc::make_mut(&mut Arc::make_mut(prepared).surface);
+                if target.biome_ids.len() != surface.biome_ids.len()
+                    || target.biomes != surface.biomes
+                {
+                    *target = surface.clone();
+                } else {
+                    let [w, _] = s.field().grid().samples();
+                    for z in sr.z0..sr.z1 {
+                        let (a, b) = (z * w + sr.x0, z * w + sr.x1);
+                        target.biome_ids[a..b].copy_from_slice(&surface.biome_ids[a..b]);
+                        target.role_ids[a..b].copy_from_slice(&surface.role_ids[a..b]);
+                    }
+                }
+            }
             prepared.field.clone()
         };
         // Chunk data not yet uploaded is stale now; it is rebuilt from the surface on upload.
@@ -259,7 +278,7 @@ impl Terrain3D {
         let [lo, hi] = field.height_range();
         self.materials.surface.set("min_height", lo.to_variant());
         self.materials.surface.set("max_height", hi.to_variant());
-        let r = change.heights;
+        let r = change.heights.union(&change.surface);
         if !r.is_empty() {
             self.update_control_rect(r.x0, r.z0, r.x1, r.z1);
         }

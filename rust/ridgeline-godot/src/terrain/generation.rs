@@ -128,7 +128,7 @@ impl Terrain3D {
                 }
                 match a.document() {
                     Some(doc) => Ok(Source::Recipe(
-                        Box::new(doc.recipe().clone()),
+                        Box::new(doc.recipe().clone().with_source_dir(self.source_dir())),
                         self.dev_cache(),
                         Some(masks.loader()),
                     )),
@@ -140,7 +140,7 @@ impl Terrain3D {
             (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")
                 .map(|d| {
                     Source::Recipe(
-                        Box::new(d.recipe().clone()),
+                        Box::new(d.recipe().clone().with_source_dir(self.source_dir())),
                         self.dev_cache(),
                         Some(masks.loader()),
                     )
@@ -149,21 +149,25 @@ impl Terrain3D {
         }
     }
 
-    /// A mask cache reading images relative to the asset's folder (the project root for an
-    /// inline recipe), on threads of its own.
-    pub(super) fn new_mask_cache(&self) -> Arc<MaskCache> {
+    /// The folder referenced files (brush masks, heightmaps) resolve from: the asset's folder,
+    /// the project root for an inline recipe.
+    fn source_dir(&self) -> std::path::PathBuf {
         let res = self
             .asset
             .as_ref()
             .map(|a| a.get_path().get_base_dir())
             .filter(|p| !p.is_empty())
             .unwrap_or_else(|| GString::from("res://"));
-        let dir = ProjectSettings::singleton()
-            .globalize_path(&res)
-            .to_string();
-        MaskCache::new(ridgeline_core::formats::file_mask_loader(
-            std::path::PathBuf::from(dir),
-        ))
+        std::path::PathBuf::from(
+            ProjectSettings::singleton()
+                .globalize_path(&res)
+                .to_string(),
+        )
+    }
+
+    /// A mask cache reading images relative to [`Self::source_dir`], on threads of its own.
+    pub(super) fn new_mask_cache(&self) -> Arc<MaskCache> {
+        MaskCache::new(ridgeline_core::formats::file_mask_loader(self.source_dir()))
     }
 
     /// The development cache, when enabled.

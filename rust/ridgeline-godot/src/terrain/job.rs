@@ -36,6 +36,10 @@ pub struct Prepared {
     /// The edit session (base, strokes, history) when the recipe has strokes; created on the
     /// first runtime edit otherwise.
     pub edits: Option<Arc<Mutex<EditSession>>>,
+    /// Biome table, biome id and surface role per sample (the core's classification).
+    pub surface: Arc<ridgeline_core::pipeline::Surface>,
+    /// What the classification read (rules on/off, flow, erosion), for reclassifying edits.
+    pub sources: ridgeline_core::pipeline::SurfaceSources,
 }
 
 /// A finished job: the surface and its first chunk data.
@@ -184,7 +188,8 @@ fn build(
         exclusion,
         regions,
         region_biomes,
-        ..
+        surface,
+        sources,
     } = prepared;
     report(0.85, "meshing chunks and collision");
     let chunks = ChunkData::build(&field);
@@ -200,6 +205,8 @@ fn build(
         origin,
         warnings: Vec::new(),
         edits: None,
+        surface: Arc::new(surface),
+        sources,
     };
     (prepared, chunks)
 }

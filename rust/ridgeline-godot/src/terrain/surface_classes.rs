@@ -23,11 +23,27 @@ pub struct SurfaceClasses {
     pub role_ids: Vec<u8>,
 }
 
-/// The classes of `p`. Without a classification (before the biome stage publishes one) every
-/// sample is `ground` and the biome comes from the painted regions (id 0 = the default biome,
-/// id n = the n-th region biome).
+/// The classes of `p`: the core's classification (biome table, biome and role per sample). Without
+/// one (a hand-built surface) every sample is `ground` and the biome comes from the painted regions
+/// (id 0 = the default biome, id n = the n-th region biome).
 pub fn of(p: &Prepared) -> SurfaceClasses {
     let n = p.field.grid().sample_count();
+    let s = &p.surface;
+    if !s.is_empty() && s.biome_ids.len() == n && s.role_ids.len() == n {
+        return SurfaceClasses {
+            biomes: s
+                .biomes
+                .iter()
+                .map(|b| BiomeEntry {
+                    name: b.name.clone(),
+                    color: b.color,
+                    material: b.material.clone(),
+                })
+                .collect(),
+            biome_ids: s.biome_ids.iter().map(|&b| b.min(255) as u8).collect(),
+            role_ids: s.role_ids.clone(),
+        };
+    }
     let mut biomes = vec![BiomeEntry {
         name: p.default_biome.clone(),
         color: p.biome_color,
@@ -53,6 +69,6 @@ pub fn of(p: &Prepared) -> SurfaceClasses {
 }
 
 /// The role id of sample `index` of `p` (0 = ground without a classification).
-pub fn role_at(_p: &Prepared, _index: usize) -> u8 {
-    0
+pub fn role_at(p: &Prepared, index: usize) -> u8 {
+    p.surface.role_ids.get(index).copied().unwrap_or(0)
 }

@@ -69,9 +69,9 @@ impl TerrainHandle {
 
 #[godot_api(secondary)]
 impl Terrain3D {
-    /// The biome at `world_position`: the painted region at the nearest sample, else the
-    /// recipe's default biome (biome rules are not applied yet); an empty name outside the
-    /// terrain.
+    /// The biome at `world_position` at the nearest sample: the painted region, else the
+    /// recipe's biome rules, else the default biome (see [code]ridgeline explain[/code] for why);
+    /// an empty name outside the terrain.
     #[func(gd_self)]
     pub fn get_biome(this: Gd<Self>, world_position: Vector3) -> StringName {
         with_surface(&this, StringName::default(), |p, xf| {
@@ -92,6 +92,13 @@ impl Terrain3D {
                             return StringName::default();
                         }
                     }
+                } else if let Some((x, z)) = nearest_sample(p, local)
+                    && let Some(b) = p
+                        .surface
+                        .biome_id(p.field.grid().index(x, z))
+                        .and_then(|id| p.surface.biome(id))
+                {
+                    return StringName::from(b.name.as_str());
                 } else if let Some((x, z)) = nearest_sample(p, local)
                     && let Some(&id) = p.regions.get(p.field.grid().index(x, z))
                     && id > 0
