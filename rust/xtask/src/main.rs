@@ -154,7 +154,8 @@ fn has_display() -> bool {
 
 /// Renders the demo scene under Xvfb (OpenGL 3, software) to `target/demo/demo.png`; returns
 /// its path. The demo must already be built and imported.
-pub fn render_demo(godot: &godot::Godot) -> Result<PathBuf> {
+/// `user_args` go to the demo script (e.g. `--look=faceted`).
+pub fn render_demo(godot: &godot::Godot, user_args: &[String]) -> Result<PathBuf> {
     godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
     let demo = repo_root().join("demo_project");
     let out_dir = target_dir().join("demo");
@@ -168,7 +169,8 @@ pub fn render_demo(godot: &godot::Godot) -> Result<PathBuf> {
         .arg("--resolution")
         .arg("1280x720")
         .arg("--")
-        .arg(format!("--screenshot={}", png.display()));
+        .arg(format!("--screenshot={}", png.display()))
+        .args(user_args);
     let out = proc::run_captured(
         &mut cmd,
         std::time::Duration::from_secs(300),
@@ -200,7 +202,14 @@ fn demo(args: &[String]) -> Result<()> {
         proc::run(godot.command().arg("--path").arg(&demo), "godot (demo)")?;
         return Ok(());
     }
-    let png = render_demo(&godot)?;
+    // Arguments after `--` go to the demo script: `cargo xtask demo --png -- --look=faceted`.
+    let user_args: Vec<String> = args
+        .iter()
+        .skip_while(|a| *a != "--")
+        .skip(1)
+        .cloned()
+        .collect();
+    let png = render_demo(&godot, &user_args)?;
     let len = std::fs::metadata(&png).map(|m| m.len()).unwrap_or(0);
     println!("demo screenshot: {} ({len} bytes)", png.display());
     Ok(())

@@ -308,7 +308,7 @@ fn editor_suite(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str>) {
 fn render_check(godot: &godot::Godot, tally: &mut Tally) {
     let demo = repo_root().join("demo_project");
     let result = project::import(godot, &demo)
-        .and_then(|_| crate::render_demo(godot))
+        .and_then(|_| crate::render_demo(godot, &[]))
         .and_then(|png| screen_coverage(&png));
     match result {
         Ok(c) => {
