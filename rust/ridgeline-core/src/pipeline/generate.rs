@@ -1,6 +1,6 @@
 //! From a recipe to a prepared heightfield: graph (or the conventional pipeline) → surface.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::graph::Graph;
 use crate::graph::eval::{self, GraphCache, NodeReport, Progress};
 use crate::heightfield::Heightfield;
@@ -196,12 +196,23 @@ pub fn finish(
     base: super::PreparedTerrain,
     masks: Option<crate::edit::MaskLoader>,
 ) -> Result<(super::PreparedTerrain, Option<super::EditSession>)> {
+    finish_keeping_state(recipe, base, masks, None)
+}
+
+/// [`finish`]; without strokes the classification state goes to `state` (with strokes the
+/// session keeps it).
+fn finish_keeping_state(
+    recipe: &Recipe,
+    base: super::PreparedTerrain,
+    masks: Option<crate::edit::MaskLoader>,
+    state: Option<&mut Option<super::SurfaceState>>,
+) -> Result<(super::PreparedTerrain, Option<super::EditSession>)> {
     if !recipe.has_strokes() {
         // Classified here, not in the cached base: biome layers and tints are not part of the
         // base cache key.
         let mut base = base;
         let range = base.field.height_range();
-        classify(recipe, &mut base, range, None)?;
+        classify(recipe, &mut base, range, state)?;
         return Ok((base, None));
     }
     let session = super::EditSession::new(recipe.clone(), base.field.clone(), masks)
@@ -238,18 +249,16 @@ pub fn explain(
     z: f32,
 ) -> Result<(crate::biome::Explanation, super::PreparedTerrain)> {
     let base = prepare_base(recipe, quality, cache, progress, cancel)?;
-    let base_range = base.field.height_range();
     progress(1.0, "classifying biomes and surfaces");
-    let (p, _) = finish(recipe, base, masks)?;
-    let state = super::SurfaceState::new(
-        recipe,
-        p.sources.clone(),
-        &p.water,
-        base_range,
-        &p.field,
-        &p.regions,
-        &p.region_biomes,
-    )?;
+    // The classification `finish` made (kept by the session when there are strokes): explained
+    // without classifying twice.
+    let mut kept = None;
+    let (p, session) = finish_keeping_state(recipe, base, masks, Some(&mut kept))?;
+    let state = match &session {
+        Some(s) => s.surface_state(),
+        None => kept.as_ref(),
+    }
+    .ok_or_else(|| Error::invalid("recipe", "the surface was not classified"))?;
     Ok((state.explain(&p.field, x, z)?, p))
 }
 
