@@ -55,6 +55,27 @@ pub struct Drainage {
 impl Drainage {
     /// Computes drainage for `source` on `grid`.
     pub fn compute(grid: Grid, source: &Field<f32>) -> Self {
+        match Self::compute_cancellable(grid, source, &|| false) {
+            Ok(d) => d,
+            // Never cancelled, so never reached.
+            Err(_) => unreachable!("an uncancellable drainage cannot be cancelled"),
+        }
+    }
+
+    /// [`Drainage::compute`] that stops with `Err(Cancelled)` once `cancelled()` turns true
+    /// (checked every 65,536 flooded samples and between passes, a few milliseconds apart).
+    pub fn compute_cancellable(
+        grid: Grid,
+        source: &Field<f32>,
+        cancelled: &dyn Fn() -> bool,
+    ) -> crate::error::Result<Self> {
+        let stop = || {
+            if cancelled() {
+                Err(crate::error::Error::Cancelled)
+            } else {
+                Ok(())
+            }
+        };
         let (w, h) = (source.width(), source.depth());
         let n = w * h;
         let src = source.as_slice();
@@ -106,6 +127,9 @@ impl Drainage {
                 },
             };
             order.push(i as u32);
+            if order.len() % 65_536 == 0 {
+                stop()?;
+            }
             let (x, z) = ((i % w) as i32, (i / w) as i32);
             for (k, (dx, dz)) in NEIGHBOURS.iter().enumerate() {
                 let (nx, nz) = (x + dx, z + dz);
@@ -126,6 +150,7 @@ impl Drainage {
                 }
             }
         }
+        stop()?;
         let mut receiver = vec![u32::MAX; n];
         let mut filled = src.to_vec();
         for &i in &order {
@@ -146,8 +171,9 @@ impl Drainage {
                 accumulation[r as usize] += accumulation[i as usize];
             }
         }
+        stop()?;
         let basins = find_basins(w, h, src, &filled);
-        Self {
+        Ok(Self {
             grid,
             source: source.clone(),
             filled: Field::from_vec(w, h, filled).unwrap_or_else(|_| source.clone()),
@@ -155,7 +181,7 @@ impl Drainage {
             accumulation,
             order,
             basins,
-        }
+        })
     }
 
     /// True for border samples (outlets).
@@ -294,6 +320,27 @@ mod tests {
         let max = m.as_slice().iter().cloned().fold(0.0, f32::max);
         assert_eq!(max, 1.0);
         assert!(d.basins.is_empty());
+    }
+
+    #[test]
+    fn a_long_flood_stops_when_cancelled_and_otherwise_matches() {
+        let (grid, f) = field(400, 400, |x, z| ((x * 7 + z * 13) % 17) as f32);
+        let calls = std::cell::Cell::new(0u32);
+        // Cancelled at the second check: inside the flood (160,000 samples, a check every 65,536).
+        let r = Drainage::compute_cancellable(grid, &f, &|| {
+            calls.set(calls.get() + 1);
+            calls.get() >= 2
+        });
+        assert!(matches!(r, Err(crate::error::Error::Cancelled)));
+        assert_eq!(
+            calls.get(),
+            2,
+            "stopped at the first check that saw the request"
+        );
+        let full = Drainage::compute_cancellable(grid, &f, &|| false).expect("not cancelled");
+        let plain = Drainage::compute(grid, &f);
+        assert_eq!(full.receiver, plain.receiver);
+        assert_eq!(full.order, plain.order);
     }
 
     #[test]

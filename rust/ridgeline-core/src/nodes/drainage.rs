@@ -36,7 +36,7 @@ impl NodeImpl for DrainageNode {
     fn evaluate(&self, ctx: &EvalContext, inputs: &Inputs) -> Result<Evaluated> {
         let field = input(inputs, 0, "field")?;
         ctx.check_cancel()?;
-        let d = Drainage::compute(ctx.grid, field);
+        let d = Drainage::compute_cancellable(ctx.grid, field, &|| ctx.cancelled())?;
         let flow = d.flow_mask();
         let details = json!({
             "basins": d.basins.iter().map(|b| json!({
