@@ -192,7 +192,7 @@ func _bench_terrain_queries(reps: int) -> void:
 	var en: float = _median(engine)
 	print("bench godot_get_height_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [o, pe, pe / o])
 	print("bench godot_empty_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [pe, en, en / pe])
-	print("calls: empty query (node handle, no borrow) %.3f us, a method that borrows the node (get_cell_counts) %.3f us, Node3D.get_position %.3f us" % [pe, _median(bound), en])
+	print("calls: empty query (&self) %.3f us, get_cell_counts (&self, returns a Vector2i) %.3f us, Node3D.get_position %.3f us" % [pe, _median(bound), en])
 	# The same query under a moving Node3D parent: the transform is fetched on every call.
 	var parent := Node3D.new()
 	root.add_child(parent)

@@ -1,8 +1,11 @@
 extends "res://lib/case.gd"
 ## Terrain assets load on Godot's loader threads (ResourceLoader.load_threaded_request), many at
 ## once, recipes and cooked payloads alike, with the same result as a load on the main thread.
-## (Built without gdext's `experimental-threads`, these loads fail: gdext refuses engine calls
-## off the main thread. That is why the extension keeps the feature.)
+## So do material sets and texture layers saved as `.tres`, which Godot itself constructs on the
+## loader thread. (Built without gdext's `experimental-threads`, these loads fail — gdext refuses
+## engine calls off the main thread — and the `.tres` case aborts the whole process, because
+## Godot constructs the extension's Resource classes there. That is why the extension keeps the
+## feature; see vendor/godot-cell/RIDGELINE.md for how calls stay cheap with it.)
 
 const SOURCES := ["res://fixtures/small.terrain.json", "res://fixtures/lakes.terrain.json", "res://fixtures/generated/small.terrain.bin"]
 const COPIES := 6
@@ -77,3 +80,29 @@ func test_a_broken_asset_fails_on_a_loader_thread() -> void:
 	var res: Resource = ResourceLoader.load_threaded_get(path) if status[path] == ResourceLoader.THREAD_LOAD_LOADED else null
 	assert_false(res is TerrainAsset, "an invalid document does not load as a TerrainAsset on a loader thread")
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+
+
+func test_material_set_resources_load_on_loader_threads() -> void:
+	var paths: Array = []
+	for i in 4:
+		var layer := TerrainTextureLayer.new()
+		layer.name = "layer_%d" % i
+		var set := TerrainMaterialSet.new()
+		set.layers = [layer]
+		set.rock = 0
+		var path := "user://threaded_set_%d.tres" % i
+		assert_eq(ResourceSaver.save(set, path), OK, "saved %s" % path)
+		paths.append([path, path])
+	for pair in paths:
+		assert_eq(ResourceLoader.load_threaded_request(pair[1], "", true, ResourceLoader.CACHE_MODE_IGNORE), OK, "requested %s" % pair[1])
+	var status := await _wait_all(paths)
+	for i in paths.size():
+		var path: String = paths[i][1]
+		assert_eq(status[path], ResourceLoader.THREAD_LOAD_LOADED, "%s loaded on a loader thread" % path)
+		var set: Resource = ResourceLoader.load_threaded_get(path)
+		assert_true(set is TerrainMaterialSet, "%s is a TerrainMaterialSet" % path)
+		if set is TerrainMaterialSet:
+			assert_eq(set.layers.size(), 1, "with its layer")
+			if set.layers.size() == 1:
+				assert_eq(set.layers[0].name, "layer_%d" % i, "the layer's fields as saved")
+		DirAccess.remove_absolute(ProjectSettings.globalize_path(path))

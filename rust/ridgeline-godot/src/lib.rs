@@ -29,25 +29,30 @@
 //! - `editor`: the editor plugin and the export cooker.
 //!
 //! ## Threads
-//! Godot calls the resource loader (`TerrainAssetLoader`) on its loader threads —
+//! Godot constructs the extension's Resource classes on its loader threads —
 //! `ResourceLoader.load_threaded_request`, sub-thread loads of scenes, the editor's file scan and
-//! previews — and a load must read the file (`FileAccess`) and create a `TerrainAsset`. Without
-//! gdext's `experimental-threads` feature, gdext refuses every engine call off the main thread
-//! ("attempted to access binding from different thread than main thread"; gdext issues #597 and
-//! #1257), so threaded loads fail: `tests/runtime/test_threaded_loading.gd` shows it. The
-//! feature stays on. Its price is a lock and a condition-variable wake (a futex system call) on
-//! every `&self`/`&mut self` method call, so:
+//! previews: `TerrainAssetLoader` reads a file and creates a `TerrainAsset` there, and a `.tres`
+//! holding a `TerrainMaterialSet` or `TerrainTextureLayer` is instantiated there by Godot itself.
+//! Without gdext's `experimental-threads` feature, gdext refuses every engine call off the main
+//! thread ("attempted to access binding from different thread than main thread"; gdext issues
+//! #597 and #1257) and the `.tres` case aborts the process: `tests/runtime/test_threaded_loading.gd`
+//! shows both. The feature stays on. Its price was a condition-variable wake (a futex system
+//! call) on every `&self`/`&mut self` method call; the workspace patches gdext's `godot-cell`
+//! (`vendor/godot-cell/RIDGELINE.md`) so that an uncontended borrow makes no system call.
+//! Then:
 //! - the hot queries (`get_height`, `get_heights`, `get_normal`, `raycast`, `raycast_batch`,
-//!   `get_biome`, `get_exclusion`, and the water queries) never bind the node: they take the
-//!   object handle (`#[func(gd_self)]`) and read the node's `terrain::query_view::QueryView`;
-//! - the loader and saver take the object handle too, so concurrent loads never contend for a
-//!   Rust borrow; a load builds a fresh `TerrainAsset` that no other thread sees until Godot
-//!   receives it;
+//!   `get_biome`, `get_exclusion`) take `&self` and read the node's
+//!   `terrain::query_view::QueryView`; `#[func(gd_self)]` would cost more (gdext clones and
+//!   type-checks the handle through the engine on each call). The water queries reach the view
+//!   without binding the terrain;
+//! - the loader and saver take the object handle, so concurrent loads never contend for a Rust
+//!   borrow; a load builds a fresh `TerrainAsset` that no other thread sees until Godot receives
+//!   it;
 //! - generation jobs and brush-mask reads are Rust threads with owned data that never touch an
 //!   engine object; results come back through channels polled on the main thread.
 //!
-//! Every other class, like Godot's own nodes, is used from the main thread; the query views are
-//! registered on it and queries from other threads answer their failure value with an error.
+//! Every other class, like Godot's own nodes, is used from the main thread; queries from other
+//! threads answer their failure value with an error.
 
 // gdext's entry point requires `unsafe impl ExtensionLibrary`; nothing else here is unsafe.
 #![allow(unsafe_code)]

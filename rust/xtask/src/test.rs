@@ -1,6 +1,6 @@
 //! `cargo xtask test`: lint, Rust tests, extension build, Godot headless tests; one summary line.
 
-use crate::{build_and_install, cargo, godot, proc, project, repo_root};
+use crate::{build_and_install, cargo, godot, proc, project, repo_root, target_dir};
 use anyhow::Result;
 use std::time::Duration;
 
@@ -99,6 +99,7 @@ pub fn run(args: &[String]) -> Result<()> {
         if !out.success() && f == 0 {
             tally.problem("cargo test failed (build error or crashed test binary)");
         }
+        vendored_cell_tests(&mut tally)?;
     }
 
     // `--filter=editor_tests[:TEXT]` runs the editor suite alone (TEXT: a substring of
@@ -471,4 +472,28 @@ mod tests {
         assert_eq!(tally.passed, 3);
         assert_eq!(tally.failed, 2, "{:?}", tally.problems);
     }
+}
+
+/// Upstream's tests of the patched `godot-cell` (vendor/godot-cell/RIDGELINE.md), including its
+/// parallel blocking-borrow tests; a package of its own, built in its own target directory.
+fn vendored_cell_tests(tally: &mut Tally) -> Result<()> {
+    eprintln!("xtask: tests of the patched godot-cell (vendor/godot-cell)");
+    let root = repo_root();
+    let out = proc::run_captured(
+        cargo()
+            .args(["test", "--release", "--no-fail-fast", "--manifest-path"])
+            .arg(root.join("vendor/godot-cell/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(target_dir().join("vendor-godot-cell")),
+        Duration::from_secs(600),
+        "",
+        false,
+    )?;
+    let (p, f) = parse_cargo_results(&out.text);
+    tally.passed += p;
+    tally.failed += f;
+    if !out.success() && f == 0 {
+        tally.problem("the patched godot-cell's tests failed to build or crashed");
+    }
+    Ok(())
 }

@@ -64,8 +64,9 @@ impl IEditorNode3DGizmoPlugin for TerrainGizmoPlugin {
                 world.push(xf * l);
             }
         }
-        let hs =
-            Terrain3D::get_heights(terrain.clone(), PackedVector3Array::from(world.as_slice()));
+        let hs = terrain
+            .bind()
+            .get_heights(PackedVector3Array::from(world.as_slice()));
         let local: Vec<Vector3> = world
             .iter()
             .zip(hs.as_slice())

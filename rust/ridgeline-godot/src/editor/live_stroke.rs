@@ -82,7 +82,7 @@ impl RidgelineEditorPlugin {
             self.cursor = None;
             return;
         };
-        let hit = Terrain3D::raycast(t.clone(), from, dir, 1.0e6);
+        let hit = t.bind().raycast(from, dir, 1.0e6);
         let (Some(p), Some(n)) = (hit.get("position"), hit.get("normal")) else {
             self.cursor = None;
             return;

@@ -100,8 +100,9 @@ impl Ring {
                 }
             }
         }
-        let heights =
-            Terrain3D::get_heights(terrain.clone(), PackedVector3Array::from(points.as_slice()));
+        let heights = terrain
+            .bind()
+            .get_heights(PackedVector3Array::from(points.as_slice()));
         let fallback = xf.origin.y;
         let verts: Vec<Vector3> = points
             .iter()

@@ -1,17 +1,19 @@
 //! What games ask a `Terrain3D` every frame: heights, normals and rays.
 //!
-//! These are the hot calls. They take the node handle instead of a Rust borrow
-//! (`#[func(gd_self)]`) and read the node's [`QueryView`], so a call costs no lock and no
-//! system call (see [`super::query_view`]); they reuse the cached transform and build no
-//! Dictionary, except [`Terrain3D::raycast`], kept for convenience.
+//! These are the hot calls. They take `&self` — a shared borrow of the node's cell, which with
+//! the patched `godot-cell` (see `vendor/godot-cell/RIDGELINE.md`) makes no system call — and
+//! read the node's [`QueryView`]; they reuse the cached transform and build no Dictionary,
+//! except [`Terrain3D::raycast`], kept for convenience. (`#[func(gd_self)]` costs more: gdext
+//! clones and type-checks the object handle through the engine on every call.)
 
 use super::Terrain3D;
 use super::job::Prepared;
-use super::query_view::{QueryView, view_of};
+use super::query_view::{QueryView, on_main_thread};
 use super::transform_cache::Placement;
 use crate::convert::panic_guard::or_report;
 use crate::convert::world::{length, normal_to_world, unit};
 use godot::classes::Node3D;
+use godot::obj::WithBaseField;
 use godot::prelude::*;
 
 /// A hit in world space: position, normal facing the ray, distance from the origin.
@@ -35,9 +37,9 @@ impl Terrain3D {
     /// Height of the terrain surface under (or over) `world_position`: the point on the drawn
     /// full-detail triangle at the position's terrain-local X/Z, returned as a world-space Y.
     /// NAN outside the terrain, in a hole, or before the first generation.
-    #[func(gd_self)]
-    pub fn get_height(this: Gd<Self>, world_position: Vector3) -> f32 {
-        with_surface(&this, f32::NAN, |p, xf| {
+    #[func]
+    pub fn get_height(&self, world_position: Vector3) -> f32 {
+        self.surface(f32::NAN, |p, xf| {
             or_report("Terrain3D.get_height", f32::NAN, || {
                 let local = xf.to_local * world_position;
                 match p.field.height_at(local.x, local.z) {
@@ -51,17 +53,17 @@ impl Terrain3D {
     /// An extension call that does nothing, with [method get_height]'s signature and receiver:
     /// the baseline the `godot_get_height_call` benchmark compares against (call and argument
     /// overhead only).
-    #[func(gd_self)]
-    pub fn _empty_query(_this: Gd<Self>, _world_position: Vector3) -> f32 {
+    #[func]
+    pub fn _empty_query(&self, _world_position: Vector3) -> f32 {
         0.0
     }
 
     /// [method get_height] for many positions at once (NAN where outside or in a hole).
-    #[func(gd_self)]
-    pub fn get_heights(this: Gd<Self>, world_positions: PackedVector3Array) -> PackedFloat32Array {
+    #[func]
+    pub fn get_heights(&self, world_positions: PackedVector3Array) -> PackedFloat32Array {
         let nans =
             || PackedFloat32Array::from_iter(world_positions.as_slice().iter().map(|_| f32::NAN));
-        with_surface(&this, nans(), |p, xf| {
+        self.surface(nans(), |p, xf| {
             or_report("Terrain3D.get_heights", nans(), || {
                 let points: Vec<[f32; 2]> = world_positions
                     .as_slice()
@@ -85,9 +87,9 @@ impl Terrain3D {
 
     /// Face normal of the terrain triangle under `world_position`, in world space (unit
     /// length). Zero vector outside, in a hole, or before the first generation.
-    #[func(gd_self)]
-    pub fn get_normal(this: Gd<Self>, world_position: Vector3) -> Vector3 {
-        with_surface(&this, Vector3::ZERO, |p, xf| {
+    #[func]
+    pub fn get_normal(&self, world_position: Vector3) -> Vector3 {
+        self.surface(Vector3::ZERO, |p, xf| {
             or_report("Terrain3D.get_normal", Vector3::ZERO, || {
                 let local = xf.to_local * world_position;
                 let Some(n) = p.field.normal_at(local.x, local.z) else {
@@ -108,17 +110,10 @@ impl Terrain3D {
     /// `{ "position": Vector3, "normal": Vector3, "distance": float }` in world space, or an
     /// empty Dictionary on a miss. In hot loops use [method raycast_batch], which builds no
     /// Dictionary.
-    #[func(gd_self)]
-    pub fn raycast(
-        this: Gd<Self>,
-        from: Vector3,
-        direction: Vector3,
-        max_distance: f32,
-    ) -> VarDictionary {
+    #[func]
+    pub fn raycast(&self, from: Vector3, direction: Vector3, max_distance: f32) -> VarDictionary {
         let mut out = VarDictionary::new();
-        let hit = with_surface(&this, None, |p, xf| {
-            cast(p, &xf, from, direction, max_distance)
-        });
+        let hit = self.surface(None, |p, xf| cast(p, &xf, from, direction, max_distance));
         if let Some(h) = hit {
             out.set("position", h.position);
             out.set("normal", h.normal);
@@ -133,9 +128,9 @@ impl Terrain3D {
     /// on a miss (check with [code]is_nan(r.w)[/code]). The normal at a hit is
     /// [method get_normal] of its position. Arrays of different sizes are an error (empty
     /// result).
-    #[func(gd_self)]
+    #[func]
     pub fn raycast_batch(
-        this: Gd<Self>,
+        &self,
         origins: PackedVector3Array,
         directions: PackedVector3Array,
         max_distance: f32,
@@ -150,7 +145,7 @@ impl Terrain3D {
         }
         let miss = Vector4::new(f32::NAN, f32::NAN, f32::NAN, f32::NAN);
         let misses = || PackedVector4Array::from_iter(origins.as_slice().iter().map(|_| miss));
-        with_surface(&this, misses(), |p, xf| {
+        self.surface(misses(), |p, xf| {
             let out: Vec<Vector4> = origins
                 .as_slice()
                 .iter()
@@ -166,21 +161,30 @@ impl Terrain3D {
     }
 }
 
-/// Runs `f` with the terrain's surface and current placement, or answers `failure` (no
-/// surface yet, a zero-scaled node, a call off the main thread).
-pub(super) fn with_surface<R>(
-    this: &Gd<Terrain3D>,
-    failure: R,
-    f: impl FnOnce(&Prepared, Placement) -> R,
-) -> R {
-    let Some(view) = view_of(this.instance_id_unchecked()) else {
-        godot_error!("Terrain3D: queries are answered on the main thread");
-        return failure;
-    };
-    surface_of(&view, this, failure, f)
+impl Terrain3D {
+    /// Runs `f` with this terrain's surface and current placement, or answers `failure` (no
+    /// surface yet, a zero-scaled node, a write under way, a call off the main thread).
+    pub(super) fn surface<R>(&self, failure: R, f: impl FnOnce(&Prepared, Placement) -> R) -> R {
+        if !on_main_thread() {
+            godot_error!("Terrain3D: queries are answered on the main thread");
+            return failure;
+        }
+        let Some(prepared) = self.view.try_prepared() else {
+            return failure;
+        };
+        let Some(p) = prepared.as_ref() else {
+            return failure;
+        };
+        let base = self.base();
+        let Some(xf) = self.view.xform.get(&base) else {
+            return failure;
+        };
+        f(p, xf)
+    }
 }
 
-/// [`with_surface`] with a known view.
+/// The surface and placement of a terrain reached through its [`QueryView`] (the water
+/// queries' path), or `failure`.
 pub(super) fn surface_of<R>(
     view: &QueryView,
     node: &Gd<Terrain3D>,

@@ -1,13 +1,10 @@
-//! What the hot queries read, reachable without binding the node.
+//! What the queries read: the node's current surface and cached placement.
 //!
-//! The extension needs gdext's `experimental-threads` feature (Godot calls the resource loader
-//! on its loader threads; see the crate documentation). With it, every `&self` or `&mut self`
-//! method call locks the node's cell and wakes a condition variable on release — a futex system
-//! call that costs far more than a height query. The hot queries (`get_height`, `get_normal`,
-//! `get_heights`, `raycast`, `raycast_batch`, water samples) therefore take the node handle
-//! (`#[func(gd_self)]`) and read this view, which the node shares through a main-thread registry
-//! keyed by instance id. The node remains the only writer; the view holds the current surface
-//! and the cached placement.
+//! The node is the only writer; the hot queries (`get_height`, `get_normal`, `get_heights`,
+//! `raycast`, `raycast_batch`, `get_biome`, `get_exclusion`) read the view through `&self`, and
+//! the water queries reach it without binding the node through a main-thread registry keyed by
+//! instance id. The view is single-threaded (`Rc`, `RefCell`): queries from other threads are
+//! refused with an error (see [`on_main_thread`]).
 
 use super::job::Prepared;
 use super::transform_cache::TransformCache;
@@ -81,4 +78,14 @@ pub fn view_of(id: InstanceId) -> Option<Rc<QueryView>> {
             .find(|(i, _)| *i == id)
             .and_then(|(_, view)| view.upgrade())
     })
+}
+
+/// Whether the caller runs on Godot's main thread (cached per thread). Queries check it before
+/// touching a view: with gdext's `experimental-threads` a `&self` call can arrive from any
+/// thread, and the view is not thread-safe.
+pub fn on_main_thread() -> bool {
+    thread_local! {
+        static MAIN: bool = godot::init::is_main_thread();
+    }
+    MAIN.try_with(|m| *m).unwrap_or(false)
 }

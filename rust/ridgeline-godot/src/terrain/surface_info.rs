@@ -5,7 +5,7 @@
 use super::Terrain3D;
 use super::edit_session::lock;
 use super::job::Prepared;
-use super::queries::{surface_of, with_surface};
+use super::queries::surface_of;
 use super::query_view::{QueryView, view_of};
 use crate::convert::panic_guard::or_report;
 use godot::prelude::*;
@@ -72,9 +72,9 @@ impl Terrain3D {
     /// The biome at `world_position` at the nearest sample: the painted region, else the
     /// recipe's biome rules, else the default biome (see [code]ridgeline explain[/code] for why);
     /// an empty name outside the terrain.
-    #[func(gd_self)]
-    pub fn get_biome(this: Gd<Self>, world_position: Vector3) -> StringName {
-        with_surface(&this, StringName::default(), |p, xf| {
+    #[func]
+    pub fn get_biome(&self, world_position: Vector3) -> StringName {
+        self.surface(StringName::default(), |p, xf| {
             let local = xf.to_local * world_position;
             or_report("Terrain3D.get_biome", StringName::default(), || {
                 if p.field.height_at(local.x, local.z).is_none() {
@@ -113,9 +113,9 @@ impl Terrain3D {
 
     /// Exclusion weight (0–1) painted at `world_position`; 0 where nothing is painted or
     /// outside, NAN (with an error) when the edit session was lost.
-    #[func(gd_self)]
-    pub fn get_exclusion(this: Gd<Self>, world_position: Vector3) -> f32 {
-        with_surface(&this, 0.0, |p, xf| {
+    #[func]
+    pub fn get_exclusion(&self, world_position: Vector3) -> f32 {
+        self.surface(0.0, |p, xf| {
             let local = xf.to_local * world_position;
             let Some((x, z)) = nearest_sample(p, local) else {
                 return 0.0;

@@ -1,0 +1,269 @@
+/*
+ * Copyright (c) godot-rust; Bromeon and contributors.
+ * This Source Code Form is subject to the terms of the Mozilla Public
+ * License, v. 2.0. If a copy of the MPL was not distributed with this
+ * file, You can obtain one at https://mozilla.org/MPL/2.0/.
+ */
+
+use std::error::Error;
+use std::pin::Pin;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::thread;
+
+use crate::blocking_guards::{InaccessibleGuardBlocking, MutGuardBlocking, RefGuardBlocking};
+use crate::cell::GdCellInner;
+
+/// Blocking version of [`panicking::GdCell`](crate::panicking::GdCell) for multithreaded usage.
+///
+/// This version of GdCell blocks the current thread if it does not yet hold references to the cell.
+/// Since `GdCellInner` isn't thread-safe by itself, any access to `inner` must be guarded by locking the `thread_tracker`.
+///
+/// For more details on when threads are being blocked see [`Self::borrow`] and [`Self::borrow_mut`].
+///
+/// See [`panicking::GdCell`](crate::panicking::GdCell) for more details on the base concept of this type.
+pub struct GdCellBlocking<T> {
+    inner: Pin<Box<GdCellInner<T>>>,
+    thread_tracker: Mutex<ThreadTracker>,
+    immut_condition: Condvar,
+    mut_condition: Condvar,
+}
+
+impl<T> GdCellBlocking<T> {
+    pub fn new(value: T) -> Self {
+        Self {
+            inner: GdCellInner::new(value),
+            thread_tracker: Mutex::default(),
+            immut_condition: Condvar::new(),
+            mut_condition: Condvar::new(),
+        }
+    }
+
+    /// Returns a new shared reference to the contents of the cell.
+    ///
+    /// Fails if an accessible mutable reference exists on the current thread.
+    ///
+    /// Blocks if another thread currently holds a mutable reference.
+    pub fn borrow(&self) -> Result<RefGuardBlocking<'_, T>, Box<dyn Error>> {
+        let mut tracker_guard = self.thread_tracker.lock().unwrap();
+
+        if self.inner.as_ref().is_currently_mutably_bound()
+            && !tracker_guard.current_thread_has_mut_ref()
+        {
+            // Block current thread until borrow becomes available.
+            tracker_guard = self.block_immut(tracker_guard);
+        }
+
+        let should_claim_mut = !self.is_currently_bound();
+
+        let inner_guard = self.inner.as_ref().borrow()?;
+
+        tracker_guard.increment_current_thread_shared_count();
+
+        // The ThreadTracker::mut_thread is always set to some ThreadId to avoid additional tracking overhead, but this causes an edge case:
+        // 1. mut_thread is initialized with the current Thread 1 (usually main thread).
+        // 2. Thread 2 acquires an immutable borrow from the cell.
+        // 3. Thread 1 attempts to acquire a mutable borrow from the cell.
+        // 4. No immutable borrow exists on Thread 1, but the thread is assigned as the mut_thread; no blocking occurs.
+        // 5. The mutable borrow fails and panics because there is already an immutable borrow on Thread 1.
+        //
+        // Solution:
+        // 1. Always reassign mut_thread to the current ThreadId (i.e. Thread 2) when the first immutable borrow is acquired.
+        // 2. Thread 1 will now block on mutable borrows because it is not the mut_thread.
+        // 3. Thread 2 should never block, as it already holds an immutable borrow.
+        if should_claim_mut {
+            tracker_guard.claim_mut_ref();
+        }
+
+        Ok(RefGuardBlocking::new(
+            inner_guard,
+            &self.mut_condition,
+            &self.thread_tracker,
+        ))
+    }
+
+    /// Returns a new mutable reference to the contents of the cell.
+    ///
+    /// Fails if an accessible mutable reference, or a shared reference exists on the current thread.
+    ///
+    /// Blocks if another thread currently holds a mutable reference, or if another thread holds immutable references but the current thread
+    /// doesn't.
+    pub fn borrow_mut(&self) -> Result<MutGuardBlocking<'_, T>, Box<dyn Error>> {
+        let mut tracker_guard = self.thread_tracker.lock().unwrap();
+
+        if self.inner.as_ref().is_currently_bound()
+            && tracker_guard.current_thread_shared_count() == 0
+            && !tracker_guard.current_thread_has_mut_ref()
+        {
+            // Block current thread until borrow becomes available.
+            tracker_guard = self.block_mut(tracker_guard);
+        }
+
+        let inner_guard = self.inner.as_ref().borrow_mut()?;
+
+        tracker_guard.claim_mut_ref();
+
+        Ok(MutGuardBlocking::new(
+            inner_guard,
+            &self.mut_condition,
+            &self.immut_condition,
+            &self.thread_tracker,
+        ))
+    }
+
+    /// Make the current mutable borrow inaccessible, thus freeing the value up to be reborrowed again.
+    ///
+    /// Will error if:
+    /// - There is currently no accessible mutable borrow.
+    /// - There are any shared references.
+    /// - `current_ref` is not equal to the pointer in `self.inner.state`.
+    pub fn make_inaccessible<'cell, 'val>(
+        &'cell self,
+        current_ref: &'val mut T,
+    ) -> Result<InaccessibleGuardBlocking<'val, T>, Box<dyn Error>>
+    where
+        'cell: 'val,
+    {
+        let _tracker_guard = self.thread_tracker.lock().unwrap();
+        let inner = self.inner.as_ref().make_inaccessible(current_ref)?;
+        let inaccessible = InaccessibleGuardBlocking::new(inner, &self.thread_tracker);
+        Ok(inaccessible)
+    }
+
+    /// Returns `true` if there are any mutable or shared references, regardless of whether the mutable
+    /// references are accessible or not.
+    ///
+    /// In particular this means that it is safe to destroy this cell and the value contained within, as no
+    /// references can exist that can reference this cell.
+    ///
+    /// Keep in mind that in multithreaded code it is still possible for this to return true, and then the
+    /// cell hands out a new borrow before it is destroyed. So we still need to ensure that this cannot
+    /// happen at the same time.
+    pub fn is_currently_bound(&self) -> bool {
+        self.inner.as_ref().is_currently_bound()
+    }
+
+    /// Blocks the current thread until all mutable and shared references have been dropped.
+    fn block_mut<'a>(
+        &self,
+        mut tracker_guard: MutexGuard<'a, ThreadTracker>,
+    ) -> MutexGuard<'a, ThreadTracker> {
+        while self.inner.as_ref().is_currently_bound() {
+            // Ridgeline patch: count the waiter (under the tracker mutex), so releases notify
+            // only when somebody waits.
+            tracker_guard.mut_waiters += 1;
+            tracker_guard = self.mut_condition.wait(tracker_guard).unwrap();
+            tracker_guard.mut_waiters -= 1;
+        }
+
+        tracker_guard
+    }
+
+    /// Blocks the current thread until all mutable references have been dropped.
+    fn block_immut<'a>(
+        &self,
+        mut tracker_guard: MutexGuard<'a, ThreadTracker>,
+    ) -> MutexGuard<'a, ThreadTracker> {
+        while self.inner.as_ref().is_currently_mutably_bound() {
+            // Ridgeline patch: see `block_mut`.
+            tracker_guard.immut_waiters += 1;
+            tracker_guard = self.immut_condition.wait(tracker_guard).unwrap();
+            tracker_guard.immut_waiters -= 1;
+        }
+
+        tracker_guard
+    }
+}
+
+// SAFETY:
+// - `T` must not be `Sync`, and the only way to access the underlying `T` is via `GdCellBlocking`.
+// - It must be ensured that `GdCellInner`, which holds `T`, cannot be accessed from multiple threads simultaneously while handing out guards.
+// The current implementation ensures this by locking the `thread_tracker`.
+unsafe impl<T: Send> Sync for GdCellBlocking<T> {}
+
+/// Holds the reference count and the currently mutable thread.
+#[derive(Debug)]
+pub(crate) struct ThreadTracker {
+    /// Thread ID of the thread that currently can hold the mutable reference.
+    mut_thread: thread::ThreadId,
+
+    /// Shared reference counts per thread (Ridgeline patch: a short list instead of a hash map;
+    /// it holds one entry per thread that currently holds shared references, usually one).
+    shared_counts: Vec<(thread::ThreadId, usize)>,
+
+    /// Threads blocked in `block_mut` (Ridgeline patch).
+    pub(crate) mut_waiters: usize,
+
+    /// Threads blocked in `block_immut` (Ridgeline patch).
+    pub(crate) immut_waiters: usize,
+}
+
+impl Default for ThreadTracker {
+    fn default() -> Self {
+        Self {
+            mut_thread: current_thread_id(),
+            shared_counts: Vec::new(),
+            mut_waiters: 0,
+            immut_waiters: 0,
+        }
+    }
+}
+
+impl ThreadTracker {
+    /// Number of shared references the current thread holds.
+    pub fn current_thread_shared_count(&self) -> usize {
+        let id = current_thread_id();
+        self.shared_counts
+            .iter()
+            .find(|(t, _)| *t == id)
+            .map_or(0, |(_, c)| *c)
+    }
+
+    /// Increments the number of shared references the current thread holds.
+    pub fn increment_current_thread_shared_count(&mut self) {
+        let id = current_thread_id();
+        match self.shared_counts.iter_mut().find(|(t, _)| *t == id) {
+            Some((_, count)) => *count += 1,
+            None => self.shared_counts.push((id, 1)),
+        }
+    }
+
+    /// Decrements the number of shared references the current thread holds (the entry goes
+    /// when it reaches zero).
+    pub fn decrement_current_thread_shared_count(&mut self) {
+        let thread_id = current_thread_id();
+        let entry = self.shared_counts.iter().position(|(t, _)| *t == thread_id);
+
+        debug_assert!(
+            entry.is_some(),
+            "No shared reference count exists for {thread_id:?}."
+        );
+
+        let Some(index) = entry else {
+            return;
+        };
+
+        self.shared_counts[index].1 -= 1;
+        if self.shared_counts[index].1 == 0 {
+            self.shared_counts.swap_remove(index);
+        }
+    }
+
+    pub fn current_thread_has_mut_ref(&self) -> bool {
+        self.mut_thread == current_thread_id()
+    }
+
+    /// Claims the mutable reference for the current thread.
+    fn claim_mut_ref(&mut self) {
+        self.mut_thread = current_thread_id();
+    }
+}
+
+/// The current thread's id, cached per thread (Ridgeline patch: `thread::current()` clones the
+/// thread handle on every call).
+fn current_thread_id() -> thread::ThreadId {
+    thread_local! {
+        static ID: thread::ThreadId = thread::current().id();
+    }
+    ID.try_with(|id| *id)
+        .unwrap_or_else(|_| thread::current().id())
+}
