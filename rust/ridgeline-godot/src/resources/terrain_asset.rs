@@ -24,6 +24,9 @@ use std::sync::Arc;
 pub struct TerrainAsset {
     document: Option<Document>,
     cooked: Option<Arc<PreparedTerrain>>,
+    /// Bumped on every change of the document or payload; placements compare it with the one
+    /// their surface reflects (see `Terrain3D`'s asset sync).
+    revision: u64,
     base: Base<Resource>,
 }
 
@@ -34,12 +37,14 @@ impl IResource for TerrainAsset {}
 impl TerrainAsset {
     /// Replaces the asset's document from JSON text (an asset document or a bare recipe).
     /// Returns `false` and keeps the previous document when the text is invalid; the problems
-    /// are reported with `push_error`.
+    /// are reported with `push_error`. Every [Terrain3D] showing the asset regenerates from the
+    /// new document (at idle time).
     #[func]
     pub fn set_source_json(&mut self, text: GString) -> bool {
         match panic_guard::catch(|| Document::parse(&text.to_string(), "TerrainAsset")) {
             Ok(Ok(doc)) => {
                 self.document = Some(doc);
+                self.revision += 1;
                 self.base_mut().emit_changed();
                 true
             }
@@ -75,7 +80,7 @@ impl TerrainAsset {
     /// the caller decides: `keep_edits` keeps radial strokes at their terrain-local positions
     /// (refused while protection snapshots exist — they belong to the original grid), otherwise
     /// every stroke is cleared. Returns false with a located error, keeping the asset, when the
-    /// change is invalid or refused. Call [method Terrain3D.generate] afterwards.
+    /// change is invalid or refused. Every [Terrain3D] showing the asset regenerates (at idle time).
     #[func]
     pub fn resize(&mut self, size: Vector2, resolution: Vector2i, keep_edits: bool) -> bool {
         let Some(doc) = self.document.clone() else {
@@ -85,6 +90,7 @@ impl TerrainAsset {
         match panic_guard::catch(|| resized(doc, size, resolution, keep_edits)) {
             Ok(Ok(valid)) => {
                 self.document = Some(valid);
+                self.revision += 1;
                 self.base_mut().emit_changed();
                 true
             }
@@ -128,6 +134,7 @@ impl TerrainAsset {
     /// Sets the cooked terrain (Rust side, already validated).
     pub fn set_cooked(&mut self, prepared: PreparedTerrain) {
         self.cooked = Some(Arc::new(prepared));
+        self.revision += 1;
     }
 
     /// The parsed document (Rust side).
@@ -138,6 +145,12 @@ impl TerrainAsset {
     /// Replaces the document (Rust side, already validated).
     pub fn set_document(&mut self, doc: Document) {
         self.document = Some(doc);
+        self.revision += 1;
+    }
+
+    /// The change counter (Rust side): bumped by every replacement of the document or payload.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 }
 

@@ -169,6 +169,10 @@ impl Terrain3D {
             godot_error!("Terrain3D.{what}: wait for the running generation before editing");
             return false;
         }
+        if let Err(e) = self.check_asset_current() {
+            godot_error!("Terrain3D.{what}: {e}");
+            return false;
+        }
         let session = match self.session() {
             Ok(s) => s,
             Err(e) => {
@@ -320,6 +324,7 @@ impl Terrain3D {
         // Deferred: this node is mutably bound here, and `changed` handlers (the inspector, the
         // editor plugin) may call back into it.
         asset.call_deferred("emit_changed", &[]);
+        self.asset_written();
         true
     }
 }

@@ -111,6 +111,7 @@ impl Terrain3D {
         }
         self.masks = Some(masks);
         self.job = Some(GenerationJob::start(source, self.cache.clone()));
+        self.asset_generation_started();
         self.base_mut().set_process(true);
         Ok(())
     }
@@ -215,6 +216,7 @@ impl Terrain3D {
         self.base_mut().set_process(false);
         match result {
             Ok((prepared, chunks)) => {
+                self.asset_generation_finished();
                 self.pending_chunks = Some(chunks);
                 for w in &prepared.warnings {
                     godot_warn!("{w}");
@@ -236,7 +238,10 @@ impl Terrain3D {
                     &[true.to_variant(), origin.to_variant()],
                 );
             }
-            Err(msg) => self.fail(&msg),
+            Err(msg) => {
+                self.asset_sync_generation_failed();
+                self.fail(&msg)
+            }
         }
     }
 

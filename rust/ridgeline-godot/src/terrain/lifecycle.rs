@@ -30,6 +30,7 @@ impl INode3D for Terrain3D {
             view: Rc::new(QueryView::default()),
             pending_chunks: None,
             source_replaced: false,
+            asset_sync: Default::default(),
             chunks: ChunkResources::default(),
             materials: Default::default(),
             resource_builds: 0,

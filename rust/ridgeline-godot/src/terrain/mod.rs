@@ -112,6 +112,9 @@ pub struct Terrain3D {
     pending_chunks: Option<ChunkData>,
     /// The asset or recipe was replaced since the last generation started.
     source_replaced: bool,
+    /// Which revision of [member asset] the surface and edit session reflect, and which one
+    /// the running generation reads (see [`asset_sync`]).
+    asset_sync: asset_sync::AssetSync,
     chunks: ChunkResources,
     /// The surface material and what feeds it (declared after `chunks`: dropped after them).
     materials: materials::MaterialState,
@@ -158,6 +161,7 @@ impl Terrain3D {
     #[func]
     pub fn set_asset(&mut self, asset: Option<Gd<TerrainAsset>>) {
         self.asset = asset;
+        self.listen_to_asset();
         self.source_changed();
     }
 
@@ -275,6 +279,7 @@ impl Terrain3D {
 // The concerns, declared after the class: gdext's derive defines helper macros that the
 // `#[godot_api]` blocks in these files expand to, and `macro_rules!` are only visible after their
 // definition.
+mod asset_sync;
 mod edit_session;
 mod editing;
 mod editor_history;
