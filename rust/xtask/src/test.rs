@@ -442,6 +442,30 @@ fn parse_summary(text: &str) -> Option<(u64, u64)> {
     })
 }
 
+/// Upstream's tests of the patched `godot-cell` (vendor/godot-cell/RIDGELINE.md), including its
+/// parallel blocking-borrow tests; a package of its own, built in its own target directory.
+fn vendored_cell_tests(tally: &mut Tally) -> Result<()> {
+    eprintln!("xtask: tests of the patched godot-cell (vendor/godot-cell)");
+    let root = repo_root();
+    let out = proc::run_captured(
+        cargo()
+            .args(["test", "--release", "--no-fail-fast", "--manifest-path"])
+            .arg(root.join("vendor/godot-cell/Cargo.toml"))
+            .arg("--target-dir")
+            .arg(target_dir().join("vendor-godot-cell")),
+        Duration::from_secs(600),
+        "",
+        false,
+    )?;
+    let (p, f) = parse_cargo_results(&out.text);
+    tally.passed += p;
+    tally.failed += f;
+    if !out.success() && f == 0 {
+        tally.problem("the patched godot-cell's tests failed to build or crashed");
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -472,28 +496,4 @@ mod tests {
         assert_eq!(tally.passed, 3);
         assert_eq!(tally.failed, 2, "{:?}", tally.problems);
     }
-}
-
-/// Upstream's tests of the patched `godot-cell` (vendor/godot-cell/RIDGELINE.md), including its
-/// parallel blocking-borrow tests; a package of its own, built in its own target directory.
-fn vendored_cell_tests(tally: &mut Tally) -> Result<()> {
-    eprintln!("xtask: tests of the patched godot-cell (vendor/godot-cell)");
-    let root = repo_root();
-    let out = proc::run_captured(
-        cargo()
-            .args(["test", "--release", "--no-fail-fast", "--manifest-path"])
-            .arg(root.join("vendor/godot-cell/Cargo.toml"))
-            .arg("--target-dir")
-            .arg(target_dir().join("vendor-godot-cell")),
-        Duration::from_secs(600),
-        "",
-        false,
-    )?;
-    let (p, f) = parse_cargo_results(&out.text);
-    tally.passed += p;
-    tally.failed += f;
-    if !out.success() && f == 0 {
-        tally.problem("the patched godot-cell's tests failed to build or crashed");
-    }
-    Ok(())
 }
