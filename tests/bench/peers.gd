@@ -193,6 +193,17 @@ func _bench_terrain_queries(reps: int) -> void:
 	print("bench godot_get_height_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [o, pe, pe / o])
 	print("bench godot_empty_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [pe, en, en / pe])
 	print("calls: empty query (&self) %.3f us, get_cell_counts (&self, returns a Vector2i) %.3f us, Node3D.get_position %.3f us" % [pe, _median(bound), en])
+	# godot_surface_query: get_surface per call (nearest-sample role, water check), against the
+	# same empty call.
+	var surf := []
+	for r in reps:
+		var start := Time.get_ticks_usec()
+		var acc_s := 0
+		for p in points:
+			acc_s += terrain.get_surface(p)
+		surf.append(float(Time.get_ticks_usec() - start) / n)
+	var so: float = _median(surf)
+	print("bench godot_surface_query ours=%.3f peer=%.3f ratio=%.2f unit=us" % [so, pe, pe / so])
 	# The same query under a moving Node3D parent: the transform is fetched on every call.
 	var parent := Node3D.new()
 	root.add_child(parent)

@@ -151,6 +151,14 @@ pub struct WaterSet {
     pub surface: Vec<f32>,
 }
 
+/// What [`WaterSet::column`] finds at a point.
+struct Column {
+    body: usize,
+    surface: f32,
+    depth: f32,
+    grad: (f32, f32),
+}
+
 impl WaterSet {
     /// Bytes the per-sample ownership and surface arrays hold on the heap.
     pub fn heap_bytes(&self) -> usize {
@@ -256,6 +264,29 @@ impl WaterSet {
 
     /// Water at terrain-local (x, z) over `ground`, or `None` when dry or outside.
     pub fn sample(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<WaterSample> {
+        let w = self.column(ground, x, z)?;
+        let body = &self.bodies[w.body];
+        let [dx, dz] = self.grid.spacing();
+        let n = glam::Vec3::new(-w.grad.0 / dx, 1.0, -w.grad.1 / dz).normalize();
+        Some(WaterSample {
+            body_id: body.id.clone(),
+            kind: body.kind,
+            surface: w.surface,
+            depth: w.depth,
+            normal: n.to_array(),
+            flow: body.flow_at(x, z),
+        })
+    }
+
+    /// Water depth at terrain-local (x, z) over `ground`: [`WaterSample::depth`] of
+    /// [`Self::sample`] (the same arithmetic), 0 when dry or outside. Allocates nothing.
+    pub fn depth_at(&self, ground: &crate::Heightfield, x: f32, z: f32) -> f32 {
+        self.column(ground, x, z).map_or(0.0, |w| w.depth)
+    }
+
+    /// The water column at (x, z): body index, surface, depth (> 0) and the surface gradient
+    /// across the cell.
+    fn column(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<Column> {
         if self.owner.is_empty() {
             return None;
         }
@@ -293,15 +324,11 @@ impl WaterSet {
         if depth <= 0.0 {
             return None;
         }
-        let [dx, dz] = self.grid.spacing();
-        let n = glam::Vec3::new(-grad.0 / dx, 1.0, -grad.1 / dz).normalize();
-        Some(WaterSample {
-            body_id: body.id.clone(),
-            kind: body.kind,
+        Some(Column {
+            body: body_index as usize - 1,
             surface,
             depth,
-            normal: n.to_array(),
-            flow: body.flow_at(x, z),
+            grad,
         })
     }
 

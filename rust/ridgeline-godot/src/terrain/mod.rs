@@ -294,4 +294,5 @@ pub mod query_view;
 pub mod registry;
 mod surface_classes;
 mod surface_info;
+mod surface_queries;
 mod transform_cache;

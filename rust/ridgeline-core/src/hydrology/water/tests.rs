@@ -151,3 +151,42 @@ fn refresh_follows_changed_ground_without_new_definitions() {
     assert!(set.bodies[0].wet_samples < before);
     assert_eq!(set.bodies[0].level, 5.0);
 }
+
+#[test]
+fn depth_at_is_the_sampled_depth_everywhere_and_zero_when_dry() {
+    let n = 33;
+    let g = grid(n);
+    let f = field(n, |x, z| x * 0.5 + (z * 0.7).sin());
+    let hf = Heightfield::new(g, f.as_slice().to_vec(), None).unwrap();
+    let mut set = WaterSet::empty(g);
+    assert_eq!(set.depth_at(&hf, 4.0, 4.0), 0.0, "no water at all");
+    set.add(
+        WaterBody {
+            kind: WaterKind::Ocean,
+            footprint: Footprint::Ocean { boundary: None },
+            ..lake("sea", 6.0, [0.0, 0.0], 1.0)
+        },
+        &f,
+    );
+    let (mut wet, mut dry) = (0, 0);
+    for i in 0..=200 {
+        for j in 0..=40 {
+            let (x, z) = (i as f32 * 0.165 - 0.5, j as f32 * 0.81 - 0.5);
+            let d = set.depth_at(&hf, x, z);
+            match set.sample(&hf, x, z) {
+                Some(s) => {
+                    assert_eq!(d.to_bits(), s.depth.to_bits(), "at ({x}, {z})");
+                    wet += 1;
+                }
+                None => {
+                    assert_eq!(d, 0.0, "dry or outside at ({x}, {z})");
+                    dry += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        wet > 1000 && dry > 1000,
+        "both cases covered: {wet} wet, {dry} dry"
+    );
+}

@@ -1,0 +1,135 @@
+//! What games ask about the ground under a point, besides its height: is it on the terrain,
+//! which surface (footsteps, friction), how deep the water is, and the smooth normal for
+//! placing things. Point forms for convenience, batch forms for hot loops.
+
+use super::Terrain3D;
+use super::job::Prepared;
+use super::surface_classes;
+use crate::convert::panic_guard::or_report;
+use crate::convert::world::normal_to_world;
+use godot::prelude::*;
+use ridgeline_core::biome::roles::Role;
+
+/// `get_surface` outside the terrain or in a hole.
+const NONE: i32 = -1;
+/// `get_surface` where water covers the ground.
+const WATER: i32 = 255;
+
+#[godot_api(secondary)]
+impl Terrain3D {
+    /// [method get_surface] where water covers the ground (unless `ignore_water`).
+    #[constant]
+    pub const SURFACE_WATER: i32 = WATER;
+    /// [method get_surface] outside the terrain, in a hole, or before the first generation.
+    #[constant]
+    pub const SURFACE_NONE: i32 = NONE;
+
+    /// True when `world_position`'s terrain-local X/Z lies on the terrain (edges included) and
+    /// not in a hole: exactly where [method get_height] answers a number.
+    #[func]
+    pub fn contains(&self, world_position: Vector3) -> bool {
+        self.surface(false, |p, xf| {
+            let l = xf.to_local * world_position;
+            p.field.height_at(l.x, l.z).is_some()
+        })
+    }
+
+    /// The surface under `world_position`: [constant SURFACE_WATER] where water covers the
+    /// ground (depth > 0, the same water as [method get_water_depth]) unless `ignore_water`,
+    /// else the surface role of the nearest sample — an index into
+    /// [method get_surface_names] (0 ground, 1 grass, 2 rock, 3 cliff, 4 sediment, 5 sand,
+    /// 6 snow, 7 wet_ground, 8 underwater; see docs/materials.md) — and [constant SURFACE_NONE]
+    /// outside the terrain, in a hole, or before the first generation. Roles follow sculpting.
+    #[func]
+    pub fn get_surface(
+        &self,
+        world_position: Vector3,
+        #[opt(default = false)] ignore_water: bool,
+    ) -> i32 {
+        self.surface(NONE, |p, xf| {
+            let l = xf.to_local * world_position;
+            surface_at(p, l.x, l.z, ignore_water)
+        })
+    }
+
+    /// [method get_surface] for many positions at once.
+    #[func]
+    pub fn get_surfaces(
+        &self,
+        world_positions: PackedVector3Array,
+        #[opt(default = false)] ignore_water: bool,
+    ) -> PackedInt32Array {
+        let none = || PackedInt32Array::from_iter(world_positions.as_slice().iter().map(|_| NONE));
+        self.surface(none(), |p, xf| {
+            or_report("Terrain3D.get_surfaces", none(), || {
+                PackedInt32Array::from_iter(world_positions.as_slice().iter().map(|w| {
+                    let l = xf.to_local * *w;
+                    surface_at(p, l.x, l.z, ignore_water)
+                }))
+            })
+        })
+    }
+
+    /// The surface names by [method get_surface] index (`"ground"` … `"underwater"`).
+    #[func]
+    pub fn get_surface_names() -> PackedStringArray {
+        Role::ALL.iter().map(|r| GString::from(r.name())).collect()
+    }
+
+    /// Water depth (metres above the ground, along the node's Y) at `world_position`: the
+    /// [member WaterSample.depth] [method TerrainWater.sample] reports there, 0 where dry,
+    /// outside the terrain, in a hole, or before the first generation.
+    #[func]
+    pub fn get_water_depth(&self, world_position: Vector3) -> f32 {
+        self.surface(0.0, |p, xf| {
+            let l = xf.to_local * world_position;
+            p.water.depth_at(&p.field, l.x, l.z)
+        })
+    }
+
+    /// [method get_water_depth] for many positions at once.
+    #[func]
+    pub fn get_water_depths(&self, world_positions: PackedVector3Array) -> PackedFloat32Array {
+        let zeros =
+            || PackedFloat32Array::from_iter(world_positions.as_slice().iter().map(|_| 0.0));
+        self.surface(zeros(), |p, xf| {
+            or_report("Terrain3D.get_water_depths", zeros(), || {
+                PackedFloat32Array::from_iter(world_positions.as_slice().iter().map(|w| {
+                    let l = xf.to_local * *w;
+                    p.water.depth_at(&p.field, l.x, l.z)
+                }))
+            })
+        })
+    }
+
+    /// The vertex normals interpolated over the triangle under `world_position`, in world
+    /// space (unit length): smooth across triangles, for placing and orienting objects
+    /// ([method get_normal] is the face normal physics sees). Zero vector outside, in a hole,
+    /// or before the first generation.
+    #[func]
+    pub fn get_smooth_normal(&self, world_position: Vector3) -> Vector3 {
+        self.surface(Vector3::ZERO, |p, xf| {
+            or_report("Terrain3D.get_smooth_normal", Vector3::ZERO, || {
+                let l = xf.to_local * world_position;
+                let Some(n) = p.field.smooth_normal_at(l.x, l.z) else {
+                    return Vector3::ZERO;
+                };
+                normal_to_world(&xf.to_world, Vector3::new(n.x, n.y, n.z)).unwrap_or(Vector3::ZERO)
+            })
+        })
+    }
+}
+
+/// The surface index at terrain-local (x, z) (see [`Terrain3D::get_surface`]).
+fn surface_at(p: &Prepared, x: f32, z: f32, ignore_water: bool) -> i32 {
+    if p.field.height_at(x, z).is_none() {
+        return NONE;
+    }
+    if !ignore_water && p.water.depth_at(&p.field, x, z) > 0.0 {
+        return WATER;
+    }
+    let Some((ix, iz)) = p.field.grid().nearest_sample(x, z) else {
+        return NONE;
+    };
+    i32::from(surface_classes::role_at(p, p.field.grid().index(ix, iz)))
+}

@@ -1,0 +1,101 @@
+extends "res://lib/case.gd"
+## contains, get_surface, get_water_depth, get_smooth_normal and their batch forms, checked
+## against the queries they must agree with.
+
+
+func _lakes() -> Terrain3D:
+	var terrain := Terrain3D.new()
+	terrain.asset = load("res://fixtures/lakes.terrain.json")
+	add_child(terrain)
+	terrain.wait_for_generation()
+	return terrain
+
+
+func _grid_points(terrain: Terrain3D, n: int, margin: float) -> PackedVector3Array:
+	var size := terrain.get_size()
+	var pts := PackedVector3Array()
+	for z in n:
+		for x in n:
+			var l := Vector3(-margin + (size.x + 2.0 * margin) * (x + 0.37) / n, 0.0, -margin + (size.y + 2.0 * margin) * (z + 0.61) / n)
+			pts.append(terrain.global_transform * l)
+	return pts
+
+
+func test_contains_is_where_get_height_answers() -> void:
+	var terrain := _lakes()
+	terrain.position = Vector3(7, -3, 11)
+	var inside := 0
+	for p in _grid_points(terrain, 24, 10.0):
+		var c := terrain.contains(p)
+		assert_eq(c, not is_nan(terrain.get_height(p)), "contains at %s" % p)
+		if c:
+			inside += 1
+	assert_true(inside > 100 and inside < 24 * 24, "both inside and outside points (%d inside)" % inside)
+	assert_true(terrain.contains(terrain.global_transform * Vector3(0, 0, 0)), "the corner is on the terrain")
+	terrain.queue_free()
+
+
+func test_water_depth_agrees_with_terrain_water() -> void:
+	var terrain := _lakes()
+	var wet := 0
+	var pts := _grid_points(terrain, 24, 4.0)
+	var depths := terrain.get_water_depths(pts)
+	for i in pts.size():
+		var p := pts[i]
+		var d := terrain.get_water_depth(p)
+		assert_eq(depths[i], d, "batch = single at %s" % p)
+		var s: WaterSample = TerrainWater.sample(p)
+		if s == null:
+			assert_eq(d, 0.0, "dry at %s" % p)
+		else:
+			wet += 1
+			assert_near(d, s.depth, 1e-5, "depth = WaterSample.depth at %s" % p)
+			assert_near(terrain.get_height(p) + d, s.surface.y, 1e-4, "ground + depth = water surface at %s" % p)
+	assert_true(wet > 10, "some points are wet (%d)" % wet)
+	terrain.queue_free()
+
+
+func test_surface_is_the_role_or_water() -> void:
+	var terrain := _lakes()
+	var names := Terrain3D.get_surface_names()
+	assert_eq(names.size(), 9, "nine surface names")
+	assert_eq(names[0], "ground", "id 0")
+	var pts := _grid_points(terrain, 24, 4.0)
+	var surfaces := terrain.get_surfaces(pts)
+	var dry_surfaces := terrain.get_surfaces(pts, true)
+	var water := 0
+	for i in pts.size():
+		var p := pts[i]
+		var s := terrain.get_surface(p)
+		assert_eq(surfaces[i], s, "batch = single at %s" % p)
+		assert_eq(dry_surfaces[i], terrain.get_surface(p, true), "batch = single, ignoring water, at %s" % p)
+		if not terrain.contains(p):
+			assert_eq(s, Terrain3D.SURFACE_NONE, "outside at %s" % p)
+			continue
+		var role := String(terrain.get_surface_role(p))
+		assert_eq(names[terrain.get_surface(p, true)], role, "ignoring water: the role at %s" % p)
+		if terrain.get_water_depth(p) > 0.0:
+			water += 1
+			assert_eq(s, Terrain3D.SURFACE_WATER, "water at %s" % p)
+		else:
+			assert_eq(names[s], role, "the role where dry at %s" % p)
+	assert_true(water > 10, "water was among them (%d)" % water)
+	terrain.queue_free()
+
+
+func test_smooth_normal_is_unit_and_blends_face_normals() -> void:
+	var terrain := _lakes()
+	terrain.rotation = Vector3(0, 0.4, 0)
+	var checked := 0
+	for p in _grid_points(terrain, 16, 0.0):
+		var n := terrain.get_smooth_normal(p)
+		var f := terrain.get_normal(p)
+		if f == Vector3.ZERO:
+			assert_eq(n, Vector3.ZERO, "no smooth normal where there is no face normal")
+			continue
+		assert_near(n.length(), 1.0, 1e-4, "unit length at %s" % p)
+		assert_true(n.dot(f) > 0.5, "close to the face normal at %s" % p)
+		checked += 1
+	assert_true(checked > 100, "normals checked (%d)" % checked)
+	assert_eq(terrain.get_smooth_normal(Vector3(-1000, 0, 0)), Vector3.ZERO, "outside")
+	terrain.queue_free()
