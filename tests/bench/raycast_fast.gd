@@ -72,6 +72,8 @@ func _run() -> void:
 		directions.append(Vector3(rng.randf() - 0.5, -40.0 / (600.0 + rng.randf() * 600.0), 1.0).normalized())
 	var ours := []
 	var dict := []
+	var into := []
+	var hit := TerrainRayHit.new()
 	var peer := []
 	var hits_ours := 0
 	var hits_peer := 0
@@ -88,6 +90,10 @@ func _run() -> void:
 		for i in count:
 			terrain.raycast(origins[i], directions[i], 2000.0)
 		dict.append(float(Time.get_ticks_usec() - start) / count)
+		start = Time.get_ticks_usec()
+		for i in count:
+			terrain.raycast_into(origins[i], directions[i], 2000.0, hit)
+		into.append(float(Time.get_ticks_usec() - start) / count)
 		hits_peer = 0
 		start = Time.get_ticks_usec()
 		for i in count:
@@ -104,6 +110,8 @@ func _run() -> void:
 	var p: float = _median(peer)
 	print("raycast fast: %d of %d rays hit (Jolt: %d); Terrain3D.raycast with its Dictionary costs %.3f us per ray" % [hits_ours, count, hits_peer, _median(dict)])
 	print("bench godot_raycast_fast ours=%.3f peer=%.3f ratio=%.2f unit=us" % [o, p, p / o])
+	var oi: float = _median(into)
+	print("bench godot_raycast_into ours=%.3f peer=%.3f ratio=%.2f unit=us" % [oi, p, p / oi])
 	terrain.free()
 	body.free()
 	quit(0)

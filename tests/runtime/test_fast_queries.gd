@@ -1,5 +1,5 @@
 extends "res://lib/case.gd"
-## The hot-loop query form (raycast_batch) agrees with raycast, and the cached
+## The hot-loop query forms (raycast_batch, raycast_into) agree with raycast, and the cached
 ## transform never serves a stale placement: every way of moving the terrain, or a parent
 ## moving it, is seen by the very next query.
 
@@ -38,6 +38,17 @@ func test_raycast_batch_agrees_with_raycast() -> void:
 			assert_near(batch[i].w, d.distance, 1e-4, "batch: same distance")
 	assert_true(hits > 50 and hits < rays.size(), "a mix of hits and misses (%d hits)" % hits)
 	assert_eq(terrain.raycast_batch(origins, PackedVector3Array(), 10.0).size(), 0, "mismatched arrays: empty result")
+	# raycast_into: the same answers in a reused hit object.
+	var hit := TerrainRayHit.new()
+	for i in rays.size():
+		var d := terrain.raycast(rays[i][0], rays[i][1], 400.0)
+		var got := terrain.raycast_into(rays[i][0], rays[i][1], 400.0, hit)
+		assert_eq(got, not d.is_empty(), "raycast_into agrees on hit/miss for ray %d" % i)
+		assert_eq(hit.hit, got, "hit.hit is the result")
+		if got and not d.is_empty():
+			assert_true(hit.position.is_equal_approx(d.position), "raycast_into: same point")
+			assert_true(hit.normal.is_equal_approx(d.normal), "raycast_into: same normal")
+			assert_near(hit.distance, d.distance, 1e-4, "raycast_into: same distance")
 
 
 func _expect_follows(terrain: Terrain3D, what: String) -> void:

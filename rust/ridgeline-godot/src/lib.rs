@@ -23,7 +23,8 @@
 //! - `resources`: `TerrainAsset`, its loader and saver, brush-mask reading off the main thread;
 //!   `TerrainTextureLayer`, `TerrainMaterialSet` (and its `*.material_set.json` loader), texture
 //!   array packing.
-//! - `terrain`: `Terrain3D` (class, lifecycle, generation, editing, queries), `TerrainRayHit`,
+//! - `terrain`: `Terrain3D` (class, lifecycle, generation, editing, queries), `TerrainRayHit`
+//!   (the reusable ray-cast result),
 //!   the live-terrain registry.
 //! - `water`: `TerrainWater`, `WaterSample`, `WaterEvent`, `WaterTracker`.
 //! - `editor`: the editor plugin and the export cooker.

@@ -291,6 +291,7 @@ pub mod look;
 mod materials;
 mod queries;
 pub mod query_view;
+pub mod ray_hit;
 pub mod registry;
 mod surface_classes;
 mod surface_info;

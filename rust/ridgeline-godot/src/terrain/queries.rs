@@ -9,6 +9,7 @@
 use super::Terrain3D;
 use super::job::Prepared;
 use super::query_view::{QueryView, on_main_thread};
+use super::ray_hit::TerrainRayHit;
 use super::transform_cache::Placement;
 use crate::convert::panic_guard::or_report;
 use crate::convert::world::{length, normal_to_world, unit};
@@ -120,6 +121,28 @@ impl Terrain3D {
             out.set("distance", h.distance);
         }
         out
+    }
+
+    /// [method raycast] into a reusable [TerrainRayHit] (no Dictionary per ray): fills `hit`
+    /// and returns true on a hit; on a miss returns false, sets [member TerrainRayHit.hit] to
+    /// false and leaves its other members unchanged.
+    #[func]
+    pub fn raycast_into(
+        &self,
+        from: Vector3,
+        direction: Vector3,
+        max_distance: f32,
+        mut hit: Gd<TerrainRayHit>,
+    ) -> bool {
+        let found = self.surface(None, |p, xf| cast(p, &xf, from, direction, max_distance));
+        let mut h = hit.bind_mut();
+        h.hit = found.is_some();
+        if let Some(w) = found {
+            h.position = w.position;
+            h.normal = w.normal;
+            h.distance = w.distance;
+        }
+        h.hit
     }
 
     /// Many rays at once, the form for hot loops: ray `i` starts at `origins[i]` along

@@ -1,0 +1,32 @@
+//! `TerrainRayHit`: a reusable ray-cast result for hot loops.
+
+use godot::prelude::*;
+
+/// A ray-cast result that [method Terrain3D.raycast_into] fills in place.
+///
+/// Create one and reuse it for every ray: no Dictionary is built per ray (the cost of
+/// [method Terrain3D.raycast]'s result). After a miss, [member hit] is false and the other
+/// members keep their previous values.
+/// [codeblock]
+/// var hit := TerrainRayHit.new()
+/// for i in rays:
+///     if terrain.raycast_into(origins[i], directions[i], 500.0, hit):
+///         print(hit.position, hit.normal, hit.distance)
+/// [/codeblock]
+#[derive(GodotClass)]
+#[class(tool, init, base = RefCounted)]
+pub struct TerrainRayHit {
+    /// Whether the last ray cast into this object hit the terrain.
+    #[var]
+    pub hit: bool,
+    /// World-space hit point.
+    #[var]
+    pub position: Vector3,
+    /// World-space unit normal of the hit triangle, facing the ray.
+    #[var]
+    pub normal: Vector3,
+    /// World-space distance from the ray's origin to [member position].
+    #[var]
+    pub distance: f32,
+    base: Base<RefCounted>,
+}
