@@ -229,6 +229,77 @@ impl Heightfield {
         Ok(())
     }
 
+    /// Sets the hole flags of the cell rectangle `[x0, x1) × [z0, z1)` from `holes` (row-major
+    /// over the rectangle). Refused, changing nothing, when the rectangle does not fit or when
+    /// a chunk would be left without a solid cell (a chunk needs a surface, mesh and
+    /// collision); the error names the chunk. Heights, normals and bounds are unaffected.
+    pub fn write_holes(
+        &mut self,
+        x0: usize,
+        z0: usize,
+        x1: usize,
+        z1: usize,
+        holes: &[bool],
+    ) -> Result<()> {
+        let [cx, cz] = self.grid.cells().map(|c| c as usize);
+        if x1 > cx || z1 > cz || x0 >= x1 || z0 >= z1 || holes.len() != (x1 - x0) * (z1 - z0) {
+            return Err(Error::invalid(
+                "holes",
+                format!(
+                    "cell rectangle [{x0},{x1})×[{z0},{z1}) does not fit the {cx}×{cz} cells or the value count"
+                ),
+            ));
+        }
+        if let Some([cxi, czi]) = self.all_hole_chunk(x0, z0, x1, z1, holes) {
+            return Err(Error::invalid(
+                "holes",
+                format!(
+                    "would cut every cell of chunk ({cxi}, {czi}); every chunk must keep at least one solid cell"
+                ),
+            ));
+        }
+        for z in z0..z1 {
+            for x in x0..x1 {
+                self.holes.set(x, z, holes[(z - z0) * (x1 - x0) + (x - x0)]);
+            }
+        }
+        Ok(())
+    }
+
+    /// The first chunk that `holes` over the (fitting) cell rectangle `[x0, x1) × [z0, z1)`
+    /// would leave without a solid cell, the other cells as they are; `None` when every chunk
+    /// keeps one (what [`Heightfield::write_holes`] requires).
+    pub fn all_hole_chunk(
+        &self,
+        x0: usize,
+        z0: usize,
+        x1: usize,
+        z1: usize,
+        holes: &[bool],
+    ) -> Option<[u32; 2]> {
+        if x0 >= x1 || z0 >= z1 || holes.len() != (x1 - x0) * (z1 - z0) {
+            return None;
+        }
+        let at = |x: usize, z: usize| {
+            if (x0..x1).contains(&x) && (z0..z1).contains(&z) {
+                holes[(z - z0) * (x1 - x0) + (x - x0)]
+            } else {
+                self.holes.is_hole(x, z)
+            }
+        };
+        let cc = self.grid.chunk_cells() as usize;
+        for czi in z0 / cc..=(z1 - 1) / cc {
+            for cxi in x0 / cc..=(x1 - 1) / cc {
+                let r = self.grid.chunk_cells_range(cxi as u32, czi as u32);
+                let (ax, az, bx, bz) = (r.x0 as usize, r.z0 as usize, r.x1 as usize, r.z1 as usize);
+                if !(az..bz).any(|z| (ax..bx).any(|x| !at(x, z))) {
+                    return Some([cxi as u32, czi as u32]);
+                }
+            }
+        }
+        None
+    }
+
     /// Recomputes block and chunk bounds that contain any sample of `[x0, x1) × [z0, z1)`,
     /// then the overall range.
     fn recompute_bounds_in(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
