@@ -267,3 +267,27 @@ fn base_holes_are_kept_under_hole_strokes() {
         "undo restores the base hole"
     );
 }
+
+#[test]
+fn hole_strokes_replay_in_generation_and_reach_the_cooked_payload() {
+    let mut r = recipe();
+    r.edits
+        .push(json!({"type": "hole", "center": [20.5, 20.5], "radius": 3}));
+    r.edits
+        .push(json!({"type": "hole", "mode": "erase", "center": [22.5, 20.5], "radius": 1}));
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let p = super::prepare(
+        &r,
+        crate::nodes::Quality::Final,
+        &mut crate::graph::eval::GraphCache::default(),
+        &|_, _| {},
+        &never,
+        None,
+    )
+    .unwrap();
+    let f = &p.field;
+    assert!(f.holes().is_hole(20, 20) && !f.holes().is_hole(22, 20));
+    assert!(f.height_at(20.5, 20.5).is_none());
+    let q = crate::formats::payload::decode(&crate::formats::payload::encode(&p), "t").unwrap();
+    assert_eq!(q.field.holes(), f.holes(), "the payload keeps the holes");
+}
