@@ -24,7 +24,7 @@ func _physics_hit(terrain: Terrain3D, at: Vector3) -> Dictionary:
 	return space.intersect_ray(q)
 
 
-func test_a_hole_stroke_removes_collision_and_queries_return_nan() -> void:
+func test_hole_stroke_physics_rays_pass_through_and_queries_return_nan() -> void:
 	var terrain := _terrain()
 	await get_tree().physics_frame
 	await get_tree().physics_frame
@@ -43,7 +43,7 @@ func test_a_hole_stroke_removes_collision_and_queries_return_nan() -> void:
 	assert_true(ray.is_empty(), "Terrain3D.raycast passes through: %s" % ray)
 
 
-func test_undo_fills_the_hole_and_erase_strokes_fill_too() -> void:
+func test_undo_and_erase_restore_hole_physics() -> void:
 	var terrain := _terrain()
 	var h := terrain.get_height(IN_HOLE)
 	assert_true(terrain.apply_stroke({"type": "hole", "center": [41, 31], "radius": 5.0}), "cut")
@@ -67,3 +67,30 @@ func test_cutting_a_whole_chunk_is_refused() -> void:
 	var h := terrain.get_height(Vector3(16, 0, 16))
 	assert_false(terrain.apply_stroke({"type": "hole", "center": [16, 16], "radius": 40.0, "mask": "square"}), "refused")
 	assert_eq(terrain.get_height(Vector3(16, 0, 16)), h, "nothing changed")
+
+
+func _ball(at: Vector3) -> RigidBody3D:
+	var body := RigidBody3D.new()
+	var shape := CollisionShape3D.new()
+	var sphere := SphereShape3D.new()
+	sphere.radius = 0.3
+	shape.shape = sphere
+	body.add_child(shape)
+	add_child(body)
+	body.global_position = at
+	return body
+
+
+func test_a_rigid_body_falls_through_a_hole_physics() -> void:
+	var terrain := _terrain()
+	var ground := terrain.get_height(IN_HOLE)
+	var solid := terrain.get_height(SOLID)
+	assert_true(terrain.apply_stroke({"type": "hole", "center": [41, 31], "radius": 5.0}), "cut")
+	var falling := _ball(Vector3(IN_HOLE.x, ground + 1.0, IN_HOLE.z))
+	var resting := _ball(Vector3(SOLID.x, solid + 1.0, SOLID.z))
+	for i in 90:
+		await get_tree().physics_frame
+	assert_true(falling.global_position.y < ground - 2.0, "the ball fell through the hole: y %f, ground was %f" % [falling.global_position.y, ground])
+	assert_true(resting.global_position.y > solid - 0.5, "a ball beside it rests on the ground: y %f, ground %f" % [resting.global_position.y, solid])
+	falling.queue_free()
+	resting.queue_free()
