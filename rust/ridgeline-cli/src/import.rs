@@ -1,5 +1,7 @@
 //! `ridgeline import`: creates a terrain asset whose graph reads a heightmap file (a Heightmap
-//! node straight into the output), after checking that the file imports.
+//! node straight into the output), after checking that the file imports. The holes of a
+//! seed-002 terrain JSON become one `hole` stroke (a square stamp of half a source cell on each
+//! hole cell's centre), so they are edited and undone like painted holes.
 
 use crate::files::write_atomic;
 use ridgeline_core::formats::{png16, raw, terrain_json::TerrainDocument};
@@ -34,6 +36,9 @@ struct Facts {
     /// World size implied by the file (terrain JSON), else 1 m per pixel.
     size: [f64; 2],
     chunk_cells: Option<u32>,
+    /// Hole cells (terrain JSON): their centres in the file's local units, and its cell size.
+    holes: Vec<[f64; 2]>,
+    cell_size: f64,
 }
 
 /// Runs the verb.
@@ -104,6 +109,22 @@ pub fn run(a: &Args) -> Result<(), String> {
     if let Some(c) = facts.chunk_cells {
         recipe["chunk_cells"] = json!(c);
     }
+    if !facts.holes.is_empty() {
+        // Scaled with the terrain when --size differs from the file's own extent.
+        let [sx, sz] = [size[0] / facts.size[0], size[1] / facts.size[1]];
+        let points: Vec<Value> = facts
+            .holes
+            .iter()
+            .map(|[x, z]| json!([x * sx, z * sz]))
+            .collect();
+        let radius = 0.5 * facts.cell_size * sx.max(sz);
+        recipe["edits"] = json!([{"type": "hole", "mask": "square", "falloff": 1,
+            "radius": radius, "points": points}]);
+        eprintln!(
+            "{} hole cells imported as a hole stroke (recipe.edits[0])",
+            facts.holes.len()
+        );
+    }
     let asset = json!({
         "format_version": 1,
         "id": format!("asset://terrain/{stem}"),
@@ -169,6 +190,8 @@ fn facts(format: &'static str, bytes: &[u8], shown: &str, a: &Args) -> Result<Fa
                 range: Some(integer_range(png16::embedded_range(bytes))),
                 size: pixels(samples),
                 chunk_cells: None,
+                holes: Vec::new(),
+                cell_size: 1.0,
             })
         }
         "r16" | "r32" => {
@@ -198,6 +221,8 @@ fn facts(format: &'static str, bytes: &[u8], shown: &str, a: &Args) -> Result<Fa
                 range,
                 size: pixels(samples),
                 chunk_cells: None,
+                holes: Vec::new(),
+                cell_size: 1.0,
             })
         }
         _ => {
@@ -210,12 +235,18 @@ fn facts(format: &'static str, bytes: &[u8], shown: &str, a: &Args) -> Result<Fa
             })?;
             let doc = TerrainDocument::parse(text, shown).map_err(|e| e.to_string())?;
             let [nx, nz] = doc.resolution;
-            if let Some(h) = &doc.holes {
-                let n = h.iter().filter(|&&b| b != 0).count();
-                if n > 0 {
-                    eprintln!("note: {n} hole cells are not imported yet (heights only)");
-                }
-            }
+            let cells_x = nx - 1;
+            let holes: Vec<[f64; 2]> = doc
+                .holes
+                .iter()
+                .flatten()
+                .enumerate()
+                .filter(|&(_, &b)| b != 0)
+                .map(|(i, _)| {
+                    let (x, z) = ((i % cells_x) as f64, (i / cells_x) as f64);
+                    [(x + 0.5) * doc.cell_size, (z + 0.5) * doc.cell_size]
+                })
+                .collect();
             if doc.splat.is_some() || !doc.layers.is_empty() {
                 eprintln!("note: layers and splat weights are not imported yet (heights only)");
             }
@@ -228,6 +259,8 @@ fn facts(format: &'static str, bytes: &[u8], shown: &str, a: &Args) -> Result<Fa
                     doc.cell_size * (nz - 1) as f64,
                 ],
                 chunk_cells: Some(doc.chunk_cells),
+                holes,
+                cell_size: doc.cell_size,
             })
         }
     }

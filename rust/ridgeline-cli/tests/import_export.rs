@@ -94,6 +94,44 @@ fn export_import_export_is_byte_identical_for_every_format() {
 }
 
 #[test]
+fn terrain_json_holes_import_as_a_hole_stroke_and_export_back_identically() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let source = r#"{"format_version":1,"id":"asset://t","recipe":{"size":[100,60],"resolution":[50,30],"seed":5,"chunk_cells":10,
+      "edits":[{"type":"hole","points":[[41,31],[47,31]],"radius":3},{"type":"hole","mode":"erase","center":[44,31],"radius":1}]}}"#;
+    std::fs::write(p.join("src.terrain.json"), source).unwrap();
+    let export = |from: &str, out: &str| {
+        let (code, err) = ridgeline(
+            p,
+            &["export", from, "--format", "terrain-json", "--out", out],
+        );
+        assert_eq!(code, 0, "{err}");
+        std::fs::read(p.join(out)).unwrap()
+    };
+    let first = export("src.terrain.json", "first.json");
+    let doc: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    assert!(doc["holes"].is_string(), "the export writes holes");
+    let (code, err) = ridgeline(p, &["import", "first.json", "--out", "back.terrain.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("hole cells imported as a hole stroke"),
+        "{err}"
+    );
+    let asset: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p.join("back.terrain.json")).unwrap())
+            .unwrap();
+    let edits = asset["recipe"]["edits"].as_array().unwrap();
+    assert_eq!(edits.len(), 1);
+    assert_eq!(edits[0]["type"], "hole");
+    assert!(edits[0]["points"].as_array().unwrap().len() > 4);
+    let second = export("back.terrain.json", "second.json");
+    assert!(
+        first == second,
+        "export → import → export changed the bytes (holes)"
+    );
+}
+
+#[test]
 fn bad_imports_are_located_errors() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path();

@@ -14,6 +14,9 @@ pub const BLOCK: u32 = 8;
 /// `docs/limits.md`.
 pub const MAX_HEIGHT: f32 = 1.0e7;
 
+/// Normal refreshes of fewer samples than this run on the calling thread.
+const PARALLEL_NORMALS: usize = 16 * 1024;
+
 /// True when `h` is finite and within `±MAX_HEIGHT`.
 #[inline]
 pub fn height_in_range(h: f32) -> bool {
@@ -226,6 +229,77 @@ impl Heightfield {
         Ok(())
     }
 
+    /// Sets the hole flags of the cell rectangle `[x0, x1) × [z0, z1)` from `holes` (row-major
+    /// over the rectangle). Refused, changing nothing, when the rectangle does not fit or when
+    /// a chunk would be left without a solid cell (a chunk needs a surface, mesh and
+    /// collision); the error names the chunk. Heights, normals and bounds are unaffected.
+    pub fn write_holes(
+        &mut self,
+        x0: usize,
+        z0: usize,
+        x1: usize,
+        z1: usize,
+        holes: &[bool],
+    ) -> Result<()> {
+        let [cx, cz] = self.grid.cells().map(|c| c as usize);
+        if x1 > cx || z1 > cz || x0 >= x1 || z0 >= z1 || holes.len() != (x1 - x0) * (z1 - z0) {
+            return Err(Error::invalid(
+                "holes",
+                format!(
+                    "cell rectangle [{x0},{x1})×[{z0},{z1}) does not fit the {cx}×{cz} cells or the value count"
+                ),
+            ));
+        }
+        if let Some([cxi, czi]) = self.all_hole_chunk(x0, z0, x1, z1, holes) {
+            return Err(Error::invalid(
+                "holes",
+                format!(
+                    "would cut every cell of chunk ({cxi}, {czi}); every chunk must keep at least one solid cell"
+                ),
+            ));
+        }
+        for z in z0..z1 {
+            for x in x0..x1 {
+                self.holes.set(x, z, holes[(z - z0) * (x1 - x0) + (x - x0)]);
+            }
+        }
+        Ok(())
+    }
+
+    /// The first chunk that `holes` over the (fitting) cell rectangle `[x0, x1) × [z0, z1)`
+    /// would leave without a solid cell, the other cells as they are; `None` when every chunk
+    /// keeps one (what [`Heightfield::write_holes`] requires).
+    pub fn all_hole_chunk(
+        &self,
+        x0: usize,
+        z0: usize,
+        x1: usize,
+        z1: usize,
+        holes: &[bool],
+    ) -> Option<[u32; 2]> {
+        if x0 >= x1 || z0 >= z1 || holes.len() != (x1 - x0) * (z1 - z0) {
+            return None;
+        }
+        let at = |x: usize, z: usize| {
+            if (x0..x1).contains(&x) && (z0..z1).contains(&z) {
+                holes[(z - z0) * (x1 - x0) + (x - x0)]
+            } else {
+                self.holes.is_hole(x, z)
+            }
+        };
+        let cc = self.grid.chunk_cells() as usize;
+        for czi in z0 / cc..=(z1 - 1) / cc {
+            for cxi in x0 / cc..=(x1 - 1) / cc {
+                let r = self.grid.chunk_cells_range(cxi as u32, czi as u32);
+                let (ax, az, bx, bz) = (r.x0 as usize, r.z0 as usize, r.x1 as usize, r.z1 as usize);
+                if !(az..bz).any(|z| (ax..bx).any(|x| !at(x, z))) {
+                    return Some([cxi as u32, czi as u32]);
+                }
+            }
+        }
+        None
+    }
+
     /// Recomputes block and chunk bounds that contain any sample of `[x0, x1) × [z0, z1)`,
     /// then the overall range.
     fn recompute_bounds_in(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
@@ -251,7 +325,19 @@ impl Heightfield {
         for czi in az / cc..=bz / cc {
             for cxi in ax / cc..=bx / cc {
                 let r = grid.chunk_cells_range(cxi, czi);
-                self.chunk_bounds[(czi * nx + cxi) as usize] = range_bounds(r.x0, r.z0, r.x1, r.z1);
+                self.chunk_bounds[(czi * nx + cxi) as usize] = if cc.is_multiple_of(b) {
+                    // The chunk's blocks cover exactly its samples: the same min and max.
+                    let mut out = [f32::INFINITY, f32::NEG_INFINITY];
+                    for bzi in r.z0 / b..r.z1.div_ceil(b) {
+                        for bxi in r.x0 / b..r.x1.div_ceil(b) {
+                            let v = self.block_bounds[(bzi * bnx + bxi) as usize];
+                            out = [out[0].min(v[0]), out[1].max(v[1])];
+                        }
+                    }
+                    out
+                } else {
+                    range_bounds(r.x0, r.z0, r.x1, r.z1)
+                };
             }
         }
         self.refresh_range();
@@ -275,15 +361,19 @@ impl Heightfield {
         let [w, h] = self.grid.samples();
         let [dx, dz] = self.grid.spacing();
         let heights = &self.heights;
-        self.normals[z0 * w..z1 * w]
-            .par_chunks_mut(w)
-            .enumerate()
-            .for_each(|(row, out)| {
-                let z = z0 + row;
-                for (x, n) in out.iter_mut().enumerate().take(x1).skip(x0) {
-                    *n = encode_octahedral(central_normal(heights, w, h, dx, dz, x, z));
-                }
-            });
+        let fill = |(row, out): (usize, &mut [[i16; 2]])| {
+            let z = z0 + row;
+            for (x, n) in out.iter_mut().enumerate().take(x1).skip(x0) {
+                *n = encode_octahedral(central_normal(heights, w, h, dx, dz, x, z));
+            }
+        };
+        let rows = &mut self.normals[z0 * w..z1 * w];
+        // A brush stamp's few hundred samples cost less than waking the thread pool.
+        if (x1 - x0) * (z1 - z0) < PARALLEL_NORMALS {
+            rows.chunks_mut(w).enumerate().for_each(fill);
+        } else {
+            rows.par_chunks_mut(w).enumerate().for_each(fill);
+        }
     }
 
     fn recompute_bounds(&mut self) {
@@ -495,9 +585,16 @@ mod tests {
 
     #[test]
     fn local_bounds_updates_match_a_fresh_build() {
-        let g = Grid::new([50.0, 37.0], [50, 37], 16).unwrap();
+        // Chunks of whole blocks (bounds from the blocks) and of partial ones (from samples).
+        for (chunk, seed) in [(16, 4), (12, 5)] {
+            local_bounds_case(chunk, seed);
+        }
+    }
+
+    fn local_bounds_case(chunk: u32, seed: u64) {
+        let g = Grid::new([50.0, 37.0], [50, 37], chunk).unwrap();
         let mut f = Heightfield::flat(g, 0.0).unwrap();
-        let mut rng = fastrand::Rng::with_seed(4);
+        let mut rng = fastrand::Rng::with_seed(seed);
         for _ in 0..200 {
             let (x0, z0) = (rng.usize(0..51), rng.usize(0..38));
             let (x1, z1) = (rng.usize(x0 + 1..=51), rng.usize(z0 + 1..=38));

@@ -249,21 +249,25 @@ struct OctaveTable {
     fx: Vec<f32>,
     /// `fade(fx)`, per sample.
     u: Vec<f32>,
-    /// Runs of samples sharing lattice column `k`: (k, start, end).
+    /// Runs of samples sharing lattice column `first_column + k`: (k, start, end).
     runs: Vec<(u32, u32, u32)>,
-    /// Lattice columns needed (0 ..= last + 1).
+    /// Lattice column of the segment's first sample.
+    first_column: i32,
+    /// Lattice columns needed (`first_column ..= last + 1`).
     columns: usize,
 }
 
-/// Samples a shape row by row over a regular grid (`x = i * dx`, `i in 0..width`). Produces
-/// exactly the heights of [`ShapeParams::height_at`], several times faster when no warp,
-/// stretch or heading applies: per row and octave it evaluates two numbers per lattice column,
-/// then each sample is a few multiply-adds in runs the compiler vectorises.
+/// Samples a shape row by row over a regular grid (`x = i * dx`, `i in start..start + width`:
+/// a whole row, or a segment of one). Produces exactly the heights of
+/// [`ShapeParams::height_at`], several times faster when no warp, stretch or heading applies:
+/// per row and octave it evaluates two numbers per lattice column, then each sample is a few
+/// multiply-adds in runs the compiler vectorises.
 #[derive(Clone, Debug)]
 pub struct RowSampler {
     params: ShapeParams,
     seeds: ShapeSeeds,
     dx: f32,
+    start: usize,
     width: usize,
     octaves: Vec<OctaveTable>,
     inv_amp_sum: f32,
@@ -280,6 +284,19 @@ pub struct RowScratch {
 impl RowSampler {
     /// Prepares the X tables for rows of `width` samples spaced `dx` apart.
     pub fn new(params: ShapeParams, seeds: ShapeSeeds, width: usize, dx: f32) -> Self {
+        Self::segment(params, seeds, 0, width, dx)
+    }
+
+    /// Prepares the X tables for the row segment of samples `start..start + width` (sample `i`
+    /// at `x = i * dx`): the same values as the whole row's at those samples, for the cost of
+    /// the segment (incremental updates of an edited rectangle).
+    pub fn segment(
+        params: ShapeParams,
+        seeds: ShapeSeeds,
+        start: usize,
+        width: usize,
+        dx: f32,
+    ) -> Self {
         let mut octaves = Vec::new();
         if params.axis_aligned() {
             let (mut amp, mut freq) = (1.0f32, 1.0 / params.feature_size);
@@ -287,13 +304,15 @@ impl RowSampler {
                 let mut fx = Vec::with_capacity(width);
                 let mut u = Vec::with_capacity(width);
                 let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+                let first_column = lattice_floor((start as i32 as f32 * dx) * freq).0;
                 for i in 0..width {
-                    let (k, f) = lattice_floor((i as i32 as f32 * dx) * freq);
+                    let (k, f) = lattice_floor(((start + i) as i32 as f32 * dx) * freq);
+                    let k = (k - first_column) as u32;
                     fx.push(f);
                     u.push(fade(f));
                     match runs.last_mut() {
-                        Some(r) if r.0 == k as u32 => r.2 = i as u32 + 1,
-                        _ => runs.push((k as u32, i as u32, i as u32 + 1)),
+                        Some(r) if r.0 == k => r.2 = i as u32 + 1,
+                        _ => runs.push((k, i as u32, i as u32 + 1)),
                     }
                 }
                 let columns = runs.last().map_or(2, |r| r.0 as usize + 2);
@@ -304,6 +323,7 @@ impl RowSampler {
                     fx,
                     u,
                     runs,
+                    first_column,
                     columns,
                 });
                 amp *= params.roughness;
@@ -314,19 +334,20 @@ impl RowSampler {
             params,
             seeds,
             dx,
+            start,
             width,
             octaves,
             inv_amp_sum: 1.0 / params.amplitude_sum(),
         }
     }
 
-    /// Fills `out` (length `width`) with the heights of the row at depth `z`.
+    /// Fills `out` (length `width`) with the heights of the row (segment) at depth `z`.
     pub fn fill_row(&self, z: f32, out: &mut [f32], scratch: &mut RowScratch) {
         debug_assert_eq!(out.len(), self.width);
         let p = &self.params;
         if !p.axis_aligned() {
             for (i, o) in out.iter_mut().enumerate() {
-                *o = p.height_at(self.seeds, i as i32 as f32 * self.dx, z);
+                *o = p.height_at(self.seeds, (self.start + i) as i32 as f32 * self.dx, z);
             }
             return;
         }
@@ -340,7 +361,10 @@ impl RowSampler {
             let v = fade(dz);
             let cols = &mut scratch.cols;
             cols.clear();
-            cols.extend((0..oct.columns as i32).map(|ix| column(oct.seed, ix, iz, dz, v)));
+            let first = oct.first_column;
+            cols.extend(
+                (first..first + oct.columns as i32).map(|ix| column(oct.seed, ix, iz, dz, v)),
+            );
             let amp = oct.amp;
             for &(k, start, end) in &oct.runs {
                 let (left, right) = (cols[k as usize], cols[k as usize + 1]);
@@ -408,6 +432,26 @@ mod tests {
                     h.to_bits(),
                     p.height_at(SEEDS, i as f32 * 0.75, 37.5).to_bits()
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn row_segments_equal_the_point_path_bit_for_bit() {
+        for profile in [Profile::Fbm, Profile::Ridged] {
+            let mut p = params(profile);
+            for (start, width, dx) in [(0, 1, 1.0), (37, 23, 1.0), (250, 50, 0.75), (1000, 9, 2.5)]
+            {
+                for warp in [0.0, 20.0] {
+                    p.warp_amplitude = warp;
+                    let mut row = vec![0.0; width];
+                    let sampler = RowSampler::segment(p, SEEDS, start, width, dx);
+                    sampler.fill_row(37.5, &mut row, &mut RowScratch::default());
+                    for (i, h) in row.iter().enumerate() {
+                        let x = (start + i) as f32 * dx;
+                        assert_eq!(h.to_bits(), p.height_at(SEEDS, x, 37.5).to_bits(), "{x}");
+                    }
+                }
             }
         }
     }

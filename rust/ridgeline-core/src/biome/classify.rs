@@ -352,7 +352,7 @@ impl Classifier {
                     if cancel.load(Ordering::Relaxed) {
                         return;
                     }
-                    self.fill_row(&pass, &rows, z, scratch, buf, biome, role);
+                    self.fill_segment(&pass, &rows, z, [0, w], scratch, buf, biome, role);
                 },
             );
         if cancel.load(Ordering::Relaxed) {
@@ -361,8 +361,8 @@ impl Classifier {
         Ok(())
     }
 
-    /// Recomputes biome and role of the samples of `rect` (climate sampled per point, which is
-    /// bit-identical to the row sampler).
+    /// Recomputes biome and role of the samples of `rect` with the row pass over the
+    /// rectangle's row segments (climate, slope, rules: the same bits as a full pass).
     pub(super) fn fill_rect(
         &self,
         input: &SurfaceInput,
@@ -371,22 +371,23 @@ impl Classifier {
     ) {
         let w = input.grid.samples()[0];
         let pass = Pass::new(input, &self.params, &cls.flags, cls.distance.as_deref());
-        let mut out = Vec::with_capacity(rect.area());
+        let rows = self.climate.segments(&input.grid, rect.x0, rect.x1);
+        let mut scratch = RowScratch::default();
+        let mut buf = RowBuffers::new(rect.x1.saturating_sub(rect.x0));
         for z in rect.z0..rect.z1 {
-            for x in rect.x0..rect.x1 {
-                let [px, pz] = input.grid.sample_position(x, z);
-                let ctx = self.context(&pass, x, z, self.climate.at(px, pz));
-                out.push(self.decide(&pass, &ctx, z * w + x));
-            }
-        }
-        let mut k = 0;
-        for z in rect.z0..rect.z1 {
-            for x in rect.x0..rect.x1 {
-                let (d, r) = out[k];
-                cls.biome[z * w + x] = d.biome;
-                cls.role[z * w + x] = r;
-                k += 1;
-            }
+            let span = z * w + rect.x0..z * w + rect.x1;
+            let (biome, role) = (&mut cls.biome[span.clone()], &mut cls.role[span]);
+            let segment = [rect.x0, rect.x1];
+            self.fill_segment(
+                &pass,
+                &rows,
+                z,
+                segment,
+                &mut scratch,
+                &mut buf,
+                biome,
+                role,
+            );
         }
     }
 
@@ -489,7 +490,7 @@ pub(super) struct Pass<'a> {
     distance: Option<&'a [f32]>,
 }
 
-/// One row of a pass's per-sample inputs (every slice is one row long).
+/// One row (or row segment) of a pass's per-sample inputs (every slice is as long).
 pub(super) struct Row<'a> {
     pub(super) heights: &'a [f32],
     pub(super) flow: Option<&'a [f32]>,
@@ -503,7 +504,13 @@ impl<'a> Pass<'a> {
     /// The inputs of row `z`.
     #[inline(always)]
     pub(super) fn row(&self, z: usize) -> Row<'a> {
-        let r = z * self.w..(z + 1) * self.w;
+        self.segment(z, 0, self.w)
+    }
+
+    /// The inputs of samples `x0..x1` of row `z`.
+    #[inline(always)]
+    pub(super) fn segment(&self, z: usize, x0: usize, x1: usize) -> Row<'a> {
+        let r = z * self.w + x0..z * self.w + x1;
         Row {
             heights: &self.heights[r.clone()],
             flow: self.flow.map(|f| &f[r.clone()]),

@@ -129,11 +129,18 @@ impl Climate {
 
     /// A row sampler for rows of `grid` (bit-identical to [`Climate::at`] at sample positions).
     pub fn rows(&self, grid: &Grid) -> ClimateRows {
+        self.segments(grid, 0, grid.samples()[0])
+    }
+
+    /// A row sampler for the samples `x0..x1` of each row of `grid` (bit-identical to
+    /// [`Climate::at`] there): what an edited rectangle needs, at its cost.
+    pub fn segments(&self, grid: &Grid, x0: usize, x1: usize) -> ClimateRows {
         ClimateRows {
-            sampler: RowSampler::new(
+            sampler: RowSampler::segment(
                 self.params,
                 self.seeds,
-                grid.samples()[0],
+                x0,
+                x1.saturating_sub(x0),
                 grid.spacing()[0],
             ),
             dz: grid.spacing()[1],
@@ -149,7 +156,8 @@ pub struct ClimateRows {
 }
 
 impl ClimateRows {
-    /// Climate of every sample of row `z` into `out` (one value per sample of the row).
+    /// Climate of every sample of row `z` (or of its segment) into `out` (one value per
+    /// sample).
     pub fn fill(&self, z: usize, out: &mut [f32], scratch: &mut RowScratch) {
         self.sampler.fill_row(z as f32 * self.dz, out, scratch);
         for v in out.iter_mut() {
@@ -174,6 +182,24 @@ mod tests {
             for (x, v) in out.iter().enumerate() {
                 let [px, pz] = g.sample_position(x, z);
                 assert_eq!(v.to_bits(), c.at(px, pz).to_bits(), "({x},{z})");
+            }
+        }
+    }
+
+    #[test]
+    fn segments_equal_points_bit_for_bit() {
+        let g = Grid::new([300.0, 200.0], [150, 80], 16).unwrap();
+        let c = Climate::new(42);
+        let mut scratch = RowScratch::default();
+        for (x0, x1) in [(0, 1), (13, 40), (140, 151)] {
+            let rows = c.segments(&g, x0, x1);
+            let mut out = vec![0.0; x1 - x0];
+            for z in [0usize, 7, 80] {
+                rows.fill(z, &mut out, &mut scratch);
+                for (k, v) in out.iter().enumerate() {
+                    let [px, pz] = g.sample_position(x0 + k, z);
+                    assert_eq!(v.to_bits(), c.at(px, pz).to_bits(), "({},{z})", x0 + k);
+                }
             }
         }
     }

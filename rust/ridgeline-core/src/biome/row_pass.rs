@@ -1,6 +1,6 @@
 //! The row pass: one row of the classification at a time, in struct-of-arrays form.
 //!
-//! Per row: climate (the noise row sampler), slope (vectorised central differences), moisture
+//! Per row (or row segment of an edited rectangle): climate (the noise row sampler), slope (vectorised central differences), moisture
 //! and stream flags, substrate, then every rule over the whole row (bit masks), the decisions,
 //! and the roles. Each step is a loop over plain arrays the compiler vectorises; the per-sample
 //! definitions are shared with the point path ([`Classifier::context_at`], incremental
@@ -11,7 +11,7 @@ use super::classify::{Classifier, Pass};
 use super::coverage::COVERED;
 use super::moisture::ClimateRows;
 use super::roles::{Role, RoleInputs, role_code};
-use super::slope::fill_row_at;
+use super::slope::fill_segment_at;
 use super::substrate::{Substrate, substrate_code};
 use crate::noise::RowScratch;
 
@@ -51,23 +51,38 @@ impl RowBuffers {
 }
 
 impl Classifier {
-    /// Biome and role of every sample of row `z`.
+    /// Biome and role of the samples `x0..x1` of row `z` (`biome[k]`, `role[k]` for sample
+    /// `x0 + k`); `rows` samples the climate of exactly those columns and `b` holds at least
+    /// `x1 - x0` samples. The whole row (0..width) in a full pass, the edited rectangle's
+    /// columns in an incremental one: the same bits either way.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn fill_row(
+    pub(super) fn fill_segment(
         &self,
         pass: &Pass,
         rows: &ClimateRows,
         z: usize,
+        [x0, x1]: [usize; 2],
         scratch: &mut RowScratch,
         b: &mut RowBuffers,
         biome: &mut [u16],
         role: &mut [Role],
     ) {
-        let w = pass.w;
+        let w = x1 - x0;
         let p = &self.params;
-        rows.fill(z, &mut b.climate, scratch);
-        fill_row_at(pass.heights, w, pass.h, pass.dx, pass.dz, z, &mut b.slope);
-        let row = pass.row(z);
+        rows.fill(z, &mut b.climate[..w], scratch);
+        let (pw, ph) = (pass.w, pass.h);
+        fill_segment_at(
+            pass.heights,
+            pw,
+            ph,
+            pass.dx,
+            pass.dz,
+            z,
+            x0,
+            x1,
+            &mut b.slope[..w],
+        );
+        let row = pass.segment(z, x0, x1);
         if !self.rules.row_path() {
             // More rules than mask bits: the per-sample path.
             for x in 0..w {
@@ -131,8 +146,8 @@ impl Classifier {
         }
         self.rules.row_masks(
             [slope, moisture, water, heights],
-            &b.substrate,
-            &mut b.masks,
+            &b.substrate[..w],
+            &mut b.masks[..w],
         );
         let (masks, snow) = (&b.masks[..w], &mut b.snow[..w]);
         let biome = &mut biome[..w];

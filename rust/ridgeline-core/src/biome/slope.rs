@@ -78,21 +78,43 @@ pub(crate) fn fill_row_at(
     z: usize,
     out: &mut [f32],
 ) {
+    fill_segment_at(heights, w, h, dx, dz, z, 0, w, out);
+}
+
+/// [`fill_row_at`] for the samples `x0..x1` of row `z` only (`out[k]` is sample `x0 + k`):
+/// the same bits as the whole row's, for an edited rectangle.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fill_segment_at(
+    heights: &[f32],
+    w: usize,
+    h: usize,
+    dx: f32,
+    dz: f32,
+    z: usize,
+    x0: usize,
+    x1: usize,
+    out: &mut [f32],
+) {
     let (zl, zr) = (z.saturating_sub(1), (z + 1).min(h - 1));
     let row = &heights[z * w..(z + 1) * w];
     let up = &heights[zl * w..(zl + 1) * w];
     let down = &heights[zr * w..(zr + 1) * w];
     // The same divisors as `slope_at`: (xr − xl)·dx and (zr − zl)·dz.
     let (sx, sz) = (2.0 * dx, (zr - zl) as f32 * dz);
-    if w > 2 {
-        for x in 1..w - 1 {
+    // Interior samples (both X neighbours inside the row) take the vectorised stencil.
+    let (a, b) = (x0.max(1), x1.min(w.saturating_sub(1)));
+    if a < b {
+        for (x, o) in (a..b).zip(&mut out[a - x0..b - x0]) {
             let gx = (row[x + 1] - row[x - 1]) / sx;
             let gz = (down[x] - up[x]) / sz;
-            out[x] = atan_degrees((gx * gx + gz * gz).sqrt());
+            *o = atan_degrees((gx * gx + gz * gz).sqrt());
         }
     }
-    out[0] = slope_at(heights, w, h, dx, dz, 0, z);
-    out[w - 1] = slope_at(heights, w, h, dx, dz, w - 1, z);
+    for x in [0, w - 1] {
+        if (x0..x1).contains(&x) {
+            out[x - x0] = slope_at(heights, w, h, dx, dz, x, z);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -148,6 +170,24 @@ mod tests {
                 fill_row(&g, f.heights(), z, &mut row);
                 for (x, s) in row.iter().enumerate() {
                     assert_eq!(s.to_bits(), slope_degrees(&g, f.heights(), x, z).to_bits());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn segments_equal_points_bit_for_bit() {
+        let f = crate::testutil::rough_field([50.0, 20.0], [37, 21], 4, 5, 30.0);
+        let g = *f.grid();
+        let [w, h] = g.samples();
+        let [dx, dz] = g.spacing();
+        for (x0, x1) in [(0, 1), (0, 5), (3, 9), (30, 38), (37, 38), (0, 38)] {
+            let mut out = vec![0.0; x1 - x0];
+            for z in [0, 4, h - 1] {
+                fill_segment_at(f.heights(), w, h, dx, dz, z, x0, x1, &mut out);
+                for (k, s) in out.iter().enumerate() {
+                    let want = slope_degrees(&g, f.heights(), x0 + k, z);
+                    assert_eq!(s.to_bits(), want.to_bits(), "({}, {z})", x0 + k);
                 }
             }
         }

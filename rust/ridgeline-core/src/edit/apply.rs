@@ -169,6 +169,10 @@ pub fn apply_heights(
     if let Op::Ramp { .. } = stroke.op {
         return apply_ramp(stroke, grid, win, scratch);
     }
+    if stroke.is_hole() {
+        // Holes write the hole mask ([`apply_holes`]), never heights.
+        return Ok(());
+    }
     let is_protect = matches!(stroke.op, Op::Protect { .. });
     let mut protect_index = 0usize;
     let mut writes: Vec<(usize, f32)> = Vec::new();
@@ -355,6 +359,54 @@ pub fn apply_region(
                     continue;
                 }
                 ids[(z - rect.z0) * rect.width() + (x - rect.x0)] = id;
+            }
+        }
+    }
+}
+
+/// The cells `[x0, x1) × [z0, z1)` whose centres may lie under `stroke` (every cell between
+/// the samples of its footprint), clipped to the grid's cells.
+pub fn hole_cells(stroke: &Stroke, grid: &Grid) -> Rect {
+    cells_of(stroke.footprint(grid), grid)
+}
+
+/// The cells whose four corners are all samples of `samples`, plus the ring around them: every
+/// cell a sample rectangle may decide.
+pub fn cells_of(samples: Rect, grid: &Grid) -> Rect {
+    if samples.is_empty() {
+        return Rect::EMPTY;
+    }
+    let [cx, cz] = grid.cells().map(|c| c as usize);
+    let r = Rect::new(
+        samples.x0.saturating_sub(1),
+        samples.z0.saturating_sub(1),
+        samples.x1.min(cx),
+        samples.z1.min(cz),
+    );
+    if r.is_empty() { Rect::EMPTY } else { r }
+}
+
+/// Applies a hole stroke to a window of per-cell hole flags over the cell rectangle `rect`
+/// (`holes[(z − z0) · width + (x − x0)]`): a cell is cut (or, erasing, filled) where the
+/// brush's weight at its centre reaches `max(1 − strength, 0.05)` — crisp like painted
+/// regions. Heights and slopes are not read.
+pub fn apply_holes(stroke: &Stroke, grid: &Grid, rect: Rect, holes: &mut [bool]) {
+    let Op::Hole { erase } = stroke.op else {
+        return;
+    };
+    let b = &stroke.brush;
+    let threshold = (1.0 - b.strength).max(0.05);
+    let [dx, dz] = grid.spacing();
+    for c in stroke.stamps() {
+        let r = cells_of(stroke.stamp_rect(grid, c), grid).intersect(&rect);
+        for z in r.z0..r.z1 {
+            for x in r.x0..r.x1 {
+                let (px, pz) = ((x as f32 + 0.5) * dx, (z as f32 + 0.5) * dz);
+                let fade = b.fade(px - c[0], pz - c[1]);
+                if fade < threshold || fade <= 0.0 {
+                    continue;
+                }
+                holes[(z - rect.z0) * rect.width() + (x - rect.x0)] = !erase;
             }
         }
     }

@@ -102,6 +102,12 @@ pub struct Record {
     pub before_masks: (Packed, Vec<u16>),
     /// Exclusion values and region ids after.
     pub after_masks: (Packed, Vec<u16>),
+    /// Cells whose hole flags were recomputed (a cell rectangle; empty for most edits).
+    pub holes: Rect,
+    /// Hole flags before, row-major over `holes`.
+    pub before_holes: Vec<bool>,
+    /// Hole flags after.
+    pub after_holes: Vec<bool>,
 }
 
 #[cfg(test)]

@@ -43,9 +43,8 @@ impl List {
     /// The list a stroke type belongs to.
     pub fn of_type(op: &str) -> Option<List> {
         match op {
-            "raise" | "lower" | "flatten" | "smooth" | "set_height" | "ramp" | "protect" => {
-                Some(List::Edits)
-            }
+            "raise" | "lower" | "flatten" | "smooth" | "set_height" | "ramp" | "protect"
+            | "hole" => Some(List::Edits),
             "exclude" | "erase" => Some(List::Exclusions),
             "region" => Some(List::Regions),
             _ => None,
@@ -54,7 +53,7 @@ impl List {
 }
 
 /// Every stroke type, for messages.
-pub const STROKE_TYPES: [&str; 10] = [
+pub const STROKE_TYPES: [&str; 11] = [
     "raise",
     "lower",
     "flatten",
@@ -62,6 +61,7 @@ pub const STROKE_TYPES: [&str; 10] = [
     "set_height",
     "ramp",
     "protect",
+    "hole",
     "exclude",
     "erase",
     "region",
@@ -95,6 +95,13 @@ pub enum Op {
         /// The snapshot.
         heights: Vec<f32>,
     },
+    /// Cuts holes (`erase`: false) or fills them again (`erase`: true): every cell whose
+    /// centre the brush covers with weight ≥ `max(1 − strength, 0.05)` (see
+    /// [`crate::edit::apply::apply_holes`]).
+    Hole {
+        /// Fills holes instead of cutting them (`"mode": "erase"`).
+        erase: bool,
+    },
     /// Adds exclusion weight (toward 1).
     Exclude,
     /// Clears exclusion weight (toward 0).
@@ -114,6 +121,7 @@ impl Op {
             Op::SetHeight(_) => "set_height",
             Op::Ramp { .. } => "ramp",
             Op::Protect { .. } => "protect",
+            Op::Hole { .. } => "hole",
             Op::Exclude => "exclude",
             Op::Erase => "erase",
             Op::Region(_) => "region",
@@ -417,6 +425,25 @@ impl Stroke {
                     heights,
                 }
             }
+            "hole" => {
+                if slope.is_some() {
+                    d.push(
+                        r.at("slope_min"),
+                        "slope limits do not apply to hole strokes (holes are cut per cell)",
+                    );
+                }
+                match r.opt_str(d, "mode").as_deref() {
+                    None | Some("paint") => Op::Hole { erase: false },
+                    Some("erase") => Op::Hole { erase: true },
+                    Some(other) => {
+                        d.push(
+                            r.at("mode"),
+                            format!("must be \"paint\" or \"erase\", got \"{other}\""),
+                        );
+                        Op::Hole { erase: false }
+                    }
+                }
+            }
             "exclude" => Op::Exclude,
             "erase" => Op::Erase,
             "region" => match r.opt_str(d, "biome") {
@@ -591,6 +618,11 @@ impl Stroke {
             Op::Region(b) => {
                 m.insert("biome".into(), Value::from(b.clone()));
             }
+            Op::Hole { erase } => {
+                if *erase {
+                    m.insert("mode".into(), Value::from("erase"));
+                }
+            }
             Op::Smooth | Op::Exclude | Op::Erase => {}
         }
         Value::Object(m)
@@ -638,9 +670,15 @@ impl Stroke {
             .fold(Rect::EMPTY, |acc, c| acc.union(&self.stamp_rect(grid, c)))
     }
 
+    /// True for a `hole` stroke (it writes the hole mask, not heights).
+    pub fn is_hole(&self) -> bool {
+        matches!(self.op, Op::Hole { .. })
+    }
+
     /// Rings of neighbouring samples one stamp reads around each sample it writes.
     pub fn reads(&self) -> usize {
         match self.op {
+            Op::Hole { .. } => 0,
             Op::Smooth => 1,
             Op::Ramp { .. } => 2 + self.brush.slope_reads(),
             _ => self.brush.slope_reads(),

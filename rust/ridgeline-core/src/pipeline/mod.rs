@@ -21,6 +21,8 @@ pub mod surface;
 #[cfg(test)]
 mod session_hardening_tests;
 #[cfg(test)]
+mod session_hole_tests;
+#[cfg(test)]
 mod session_tests;
 #[cfg(test)]
 mod surface_tests;

@@ -4,7 +4,9 @@
 //! Evaluation order: the generated base (graph), then height edits — the enabled `sculpt` and
 //! `protection` layers in the recipe's layer order, each layer's strokes in list order — then
 //! the exclusion mask (`exclusions` layers) and painted regions (`biomes` layers), which read the
-//! final surface for slope limits. Disabled layers keep their strokes but are skipped.
+//! final surface for slope limits. Disabled layers keep their strokes but are skipped. `hole`
+//! strokes live in `edits` (sculpt layers, in the same order) but write the per-cell hole mask,
+//! starting from the base's holes; they neither read nor write heights.
 //!
 //! Incremental updates: a change (new stroke, undo, layer toggle) starts from the footprint of
 //! the strokes involved. Walking the order forward, each later stamp that reads neighbours
@@ -15,12 +17,14 @@
 
 use crate::biome::SampleRect;
 use crate::edit::MaskLoader;
-use crate::edit::apply::{OutOfRange, Window, apply_exclusion, apply_heights, apply_region};
+use crate::edit::apply::{
+    OutOfRange, Window, apply_exclusion, apply_heights, apply_holes, apply_region, cells_of,
+};
 use crate::edit::history::{Packed, Record, RecordKind};
 use crate::edit::rect::Rect;
 use crate::edit::stroke::{List, Op, ParseContext, Stroke, layer_kinds};
 use crate::error::{Diagnostics, Error, Result};
-use crate::grid::Grid;
+use crate::grid::{Grid, HoleMask};
 use crate::heightfield::Heightfield;
 use crate::recipe::{Layer, Recipe};
 use serde_json::Value;
@@ -39,6 +43,9 @@ pub struct Change {
     /// Samples whose biome id or surface role changed (empty when none, or when the session
     /// has no classification); `touched` and `chunks` include them.
     pub surface: Rect,
+    /// Cells (a cell rectangle: cell `(x, z)` spans samples `x..=x+1`, `z..=z+1`) whose hole
+    /// flags may have changed; `touched` and `chunks` include their samples.
+    pub holes: Rect,
 }
 
 /// An editable terrain.
@@ -47,6 +54,8 @@ pub struct EditSession {
     /// Exclusion and regions under every stroke (zeros, or a cooked payload's masks).
     base_exclusion: Vec<f32>,
     base_regions: Vec<u16>,
+    /// The generated base's holes (hole strokes cut and fill on top of them).
+    base_holes: HoleMask,
     grid: Grid,
     base: Vec<f32>,
     field: Heightfield,
@@ -102,6 +111,7 @@ impl EditSession {
         d.into_result()?;
         let n = grid.sample_count();
         let mut s = Self {
+            base_holes: base.holes().clone(),
             base: base.heights().to_vec(),
             field: base,
             grid,
@@ -125,7 +135,20 @@ impl EditSession {
         let heights = s
             .replay_heights(all)
             .map_err(|(i, o)| Error::invalid(format!("recipe.edits[{i}]"), o.describe()))?;
-        s.field = Heightfield::new(grid, heights.values, Some(s.field.holes().clone()))?;
+        s.field = Heightfield::new(grid, heights.values, Some(s.base_holes.clone()))?;
+        let cells = s.all_cells();
+        let holes = s.replay_holes(cells);
+        if let Some(chunk) = s
+            .field
+            .all_hole_chunk(cells.x0, cells.z0, cells.x1, cells.z1, &holes)
+        {
+            return Err(Error::invalid(
+                format!("recipe.edits[{}]", s.last_hole_stroke()),
+                cut_whole_chunk(chunk),
+            ));
+        }
+        s.field
+            .write_holes(cells.x0, cells.z0, cells.x1, cells.z1, &holes)?;
         s.refresh_masks(all);
         Ok(s)
     }
@@ -282,6 +305,8 @@ impl EditSession {
                     + r.before_masks.0.compressed_bytes()
                     + r.after_masks.0.compressed_bytes()
                     + 2 * r.before_masks.1.len()
+                    + r.before_holes.len()
+                    + r.after_holes.len()
             })
             .sum()
     }
@@ -328,19 +353,23 @@ impl EditSession {
         self.list_mut(list).push(stroke.clone());
         self.values_mut(list).push(stroke.to_value());
         let new_index = self.list(list).len() - 1;
+        let holes = if stroke.is_hole() {
+            cells_of(fp, &self.grid)
+        } else {
+            Rect::EMPTY
+        };
         let kind = RecordKind::Stroke { list, stroke };
-        self.commit(kind, list, fp).map_err(|(i, o)| {
+        self.commit(kind, list, fp, holes).map_err(|(i, o)| {
             self.list_mut(list).pop();
             self.values_mut(list).pop();
             if i == new_index {
-                Error::invalid("stroke", format!("{}; nothing was changed", o.describe()))
+                Error::invalid("stroke", format!("{o}; nothing was changed"))
             } else {
                 Error::invalid(
                     "stroke",
                     format!(
-                        "the later stroke recipe.{}[{i}] then {}; nothing was changed",
+                        "the later stroke recipe.{}[{i}] then {o}; nothing was changed",
                         list.key(),
-                        o.describe()
                     ),
                 )
             }
@@ -370,11 +399,16 @@ impl EditSession {
             }
             _ => List::Edits,
         };
-        let fp = self
-            .list(list)
-            .iter()
-            .filter(|s| self.effective_layer(s, list) == Some(id))
+        let in_layer = || {
+            self.list(list)
+                .iter()
+                .filter(|s| self.effective_layer(s, list) == Some(id))
+        };
+        let fp = in_layer().fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
+        let holes = in_layer()
+            .filter(|s| s.is_hole())
             .fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
+        let holes = cells_of(holes, &self.grid);
         self.commit(
             RecordKind::Layer {
                 id: id.to_string(),
@@ -382,16 +416,16 @@ impl EditSession {
             },
             list,
             fp,
+            holes,
         )
         .map_err(|(i, o)| {
             self.recipe.layers[pos].enabled = !enabled;
             Error::invalid(
                 "layer",
                 format!(
-                    "{} `{id}` would make recipe.{}[{i}] fail: it {}; nothing was changed",
+                    "{} `{id}` would make recipe.{}[{i}] fail: it {o}; nothing was changed",
                     if enabled { "enabling" } else { "disabling" },
                     list.key(),
-                    o.describe()
                 ),
             )
         })
@@ -535,7 +569,7 @@ impl EditSession {
         let mut result = Ok(());
         for i in self.order(List::Edits) {
             let s = &self.edits[i];
-            if s.footprint(&self.grid).intersects(&rect) {
+            if !s.is_hole() && s.footprint(&self.grid).intersects(&rect) {
                 result = apply_heights(s, &self.grid, &mut win, &mut scratch).map_err(|o| (i, o));
                 if result.is_err() {
                     break;
@@ -544,6 +578,48 @@ impl EditSession {
         }
         self.scratch = scratch;
         result.map(|()| win)
+    }
+
+    /// Replays the hole strokes on the cell rectangle `cells` from the base's holes: the flags
+    /// row-major over `cells`.
+    fn replay_holes(&self, cells: Rect) -> Vec<bool> {
+        let mut out = Vec::with_capacity(cells.area());
+        for z in cells.z0..cells.z1 {
+            out.extend((cells.x0..cells.x1).map(|x| self.base_holes.is_hole(x, z)));
+        }
+        if cells.is_empty() {
+            return out;
+        }
+        for i in self.order(List::Edits) {
+            let s = &self.edits[i];
+            if s.is_hole() && cells_of(s.footprint(&self.grid), &self.grid).intersects(&cells) {
+                apply_holes(s, &self.grid, cells, &mut out);
+            }
+        }
+        out
+    }
+
+    /// The hole flags of the current surface on the cell rectangle `cells`.
+    fn hole_values(&self, cells: Rect) -> Vec<bool> {
+        let mut out = Vec::with_capacity(cells.area());
+        for z in cells.z0..cells.z1 {
+            out.extend((cells.x0..cells.x1).map(|x| self.field.holes().is_hole(x, z)));
+        }
+        out
+    }
+
+    /// Index into `edits` of the last enabled hole stroke (where a refusal is located).
+    fn last_hole_stroke(&self) -> usize {
+        self.order(List::Edits)
+            .into_iter()
+            .rfind(|&i| self.edits[i].is_hole())
+            .unwrap_or(0)
+    }
+
+    /// Every cell of the grid as a cell rectangle.
+    fn all_cells(&self) -> Rect {
+        let [cx, cz] = self.grid.cells();
+        Rect::new(0, 0, cx as usize, cz as usize)
     }
 
     /// Recomputes the exclusion mask and painted regions on `rect` from scratch.
@@ -603,15 +679,32 @@ impl EditSession {
         out
     }
 
-    /// Recomputes what `start` (the footprint of the changed strokes) affects and records it.
-    /// Fails before changing anything when a height stroke would move a sample out of range.
+    /// Recomputes what `start` (the footprint of the changed strokes) and `holes` (the cells
+    /// of the changed hole strokes) affect and records it. Fails before changing anything when
+    /// a height stroke would move a sample out of range or hole strokes would cut a whole
+    /// chunk: `(index into the list, what it would do)`.
     fn commit(
         &mut self,
         kind: RecordKind,
         list: List,
         start: Rect,
-    ) -> std::result::Result<Change, (usize, OutOfRange)> {
+        holes: Rect,
+    ) -> std::result::Result<Change, (usize, String)> {
         let [w, h] = self.grid.samples();
+        // Holes first: they read nothing else, and a refusal must leave everything unchanged.
+        let before_holes = self.hole_values(holes);
+        let after_holes = self.replay_holes(holes);
+        if let Some(chunk) =
+            self.field
+                .all_hole_chunk(holes.x0, holes.z0, holes.x1, holes.z1, &after_holes)
+        {
+            return Err((self.last_hole_stroke(), cut_whole_chunk(chunk)));
+        }
+        // A new hole stroke changes no height: no height replay.
+        let start = match &kind {
+            RecordKind::Stroke { stroke, .. } if stroke.is_hole() => Rect::EMPTY,
+            _ => start,
+        };
         let mut heights_rect = Rect::EMPTY;
         let mut mask_rect = Rect::EMPTY;
         let mut before_h = Vec::new();
@@ -632,7 +725,9 @@ impl EditSession {
                     need = need.union(&inside.grow(*r, w, h));
                 }
             }
-            let win = self.replay_heights(need)?;
+            let win = self
+                .replay_heights(need)
+                .map_err(|(i, o)| (i, o.describe()))?;
             before_h = c.copy_from(self.field.heights(), &self.all());
             after_h = c.copy_from(&win.values, &need);
             let _ = self.field.write_region(c.x0, c.z0, c.x1, c.z1, &after_h);
@@ -648,6 +743,12 @@ impl EditSession {
         } else if list != List::Edits {
             mask_rect = start;
         }
+        if !holes.is_empty() {
+            // Checked above on a copy.
+            let _ = self
+                .field
+                .write_holes(holes.x0, holes.z0, holes.x1, holes.z1, &after_holes);
+        }
         let before_m = self.mask_values(mask_rect);
         self.refresh_masks(mask_rect);
         let after_m = self.mask_values(mask_rect);
@@ -659,10 +760,14 @@ impl EditSession {
             masks: mask_rect,
             before_masks: before_m,
             after_masks: after_m,
+            holes,
+            before_holes,
+            after_holes,
         };
+        let changed = changed_cells(holes, &record.before_holes, &record.after_holes);
         self.history.push(record);
         self.redo.clear();
-        Ok(self.change(heights_rect, mask_rect))
+        Ok(self.change(heights_rect, mask_rect, changed))
     }
 
     fn mask_values(&self, rect: Rect) -> (Packed, Vec<u16>) {
@@ -695,7 +800,18 @@ impl EditSession {
             m.write_into(&mut self.exclusion, &all, &ex.unpack());
             m.write_into(&mut self.regions, &all, ids);
         }
-        self.change(r, m)
+        let c = record.holes;
+        if !c.is_empty() {
+            let flags = if after {
+                &record.after_holes
+            } else {
+                &record.before_holes
+            };
+            // Both states were valid surfaces when recorded.
+            let _ = self.field.write_holes(c.x0, c.z0, c.x1, c.z1, flags);
+        }
+        let changed = changed_cells(c, &record.before_holes, &record.after_holes);
+        self.change(r, m, changed)
     }
 
     fn revert_recipe(&mut self, kind: &RecordKind) {
@@ -726,7 +842,7 @@ impl EditSession {
         }
     }
 
-    fn change(&mut self, heights: Rect, masks: Rect) -> Change {
+    fn change(&mut self, heights: Rect, masks: Rect, holes: Rect) -> Change {
         let [w, h] = self.grid.samples();
         let mut surface = Rect::default();
         if let Some(state) = &mut self.surface {
@@ -749,7 +865,16 @@ impl EditSession {
                 }
             }
         }
-        let touched = heights.grow(1, w, h).union(&masks).union(&surface);
+        let hole_samples = if holes.is_empty() {
+            Rect::EMPTY
+        } else {
+            Rect::new(holes.x0, holes.z0, holes.x1 + 1, holes.z1 + 1)
+        };
+        let touched = heights
+            .grow(1, w, h)
+            .union(&masks)
+            .union(&surface)
+            .union(&hole_samples);
         let mut chunks = Vec::new();
         if !touched.is_empty() {
             let [nx, nz] = self.grid.chunks();
@@ -773,6 +898,7 @@ impl EditSession {
             touched,
             chunks,
             surface,
+            holes,
         }
     }
 
@@ -817,4 +943,25 @@ impl EditSession {
     pub fn surface_state(&self) -> Option<&super::SurfaceState> {
         self.surface.as_ref()
     }
+}
+
+/// Why hole strokes are refused when they would leave chunk `[x, z]` without a solid cell.
+fn cut_whole_chunk([x, z]: [u32; 2]) -> String {
+    format!(
+        "would cut every cell of chunk ({x}, {z}) (every chunk keeps at least one solid cell: erase part of the hole or use a smaller brush)"
+    )
+}
+
+/// The bounds of the cells of `rect` whose flags differ between `a` and `b` (row-major over
+/// `rect`).
+fn changed_cells(rect: Rect, a: &[bool], b: &[bool]) -> Rect {
+    let mut out = Rect::EMPTY;
+    if a.len() != rect.area() || b.len() != rect.area() {
+        return rect;
+    }
+    for (k, _) in a.iter().zip(b).enumerate().filter(|(_, (x, y))| x != y) {
+        let (x, z) = (rect.x0 + k % rect.width(), rect.z0 + k / rect.width());
+        out = out.union(&Rect::new(x, z, x + 1, z + 1));
+    }
+    out
 }

@@ -37,6 +37,11 @@ pub struct ChunkResources {
     instances: Vec<(Rid, Transform3D)>,
     bodies: Vec<Rid>,
     shapes: Vec<Rid>,
+    /// Whether each chunk's shape is a height map (else a concave trimesh: partial chunks and
+    /// chunks with holes).
+    height_maps: Vec<bool>,
+    /// Grid spacing (shape transforms).
+    spacing: [f32; 2],
 }
 
 fn chunk_offset(m: &ChunkMesh) -> Transform3D {
@@ -59,6 +64,8 @@ impl ChunkResources {
             instances: Vec::new(),
             bodies: Vec::new(),
             shapes: Vec::new(),
+            height_maps: Vec::new(),
+            spacing: field.grid().spacing(),
         };
         for m in &chunks.meshes {
             let mesh = create_mesh(m, material);
@@ -87,12 +94,16 @@ impl ChunkResources {
             ps.body_set_space(body, place.space);
             out.bodies.push(body);
             out.shapes.push(shape);
+            out.height_maps
+                .push(matches!(col, ChunkCollision::HeightMap { .. }));
         }
         out
     }
 
-    /// Replaces chunk `index`'s mesh and collision data (after an edit). Instances, bodies and
-    /// shapes keep their RIDs; only the mesh is recreated.
+    /// Replaces chunk `index`'s mesh and collision data (after an edit). Instances and bodies
+    /// keep their RIDs; the mesh is recreated, and the shape too when its kind changes (a hole
+    /// cut into a height-map chunk makes it a trimesh, filling the last hole makes it a height
+    /// map again).
     pub fn update_chunk(&mut self, index: usize, mesh: &ChunkMesh, collision: &ChunkCollision) {
         let (Some(material), Some(&old)) = (self.material, self.meshes.get(index)) else {
             return;
@@ -104,8 +115,25 @@ impl ChunkResources {
         }
         rs.free_rid(old);
         self.meshes[index] = new;
-        if let Some(&shape) = self.shapes.get(index) {
-            set_shape_data(shape, collision);
+        let height_map = matches!(collision, ChunkCollision::HeightMap { .. });
+        if let (Some(&shape), Some(&body), Some(&was)) = (
+            self.shapes.get(index),
+            self.bodies.get(index),
+            self.height_maps.get(index),
+        ) {
+            if was == height_map {
+                set_shape_data(shape, collision);
+            } else {
+                // A hole cut into (or filled in) the chunk changes its shape kind: a height map
+                // cannot leave out single cells, a trimesh can.
+                let mut ps = PhysicsServer3D::singleton();
+                let (new, xform) = create_shape(mesh, collision, self.spacing);
+                ps.body_set_shape(body, 0, new);
+                ps.body_set_shape_transform(body, 0, xform);
+                ps.free_rid(shape);
+                self.shapes[index] = new;
+                self.height_maps[index] = height_map;
+            }
         }
     }
 

@@ -243,6 +243,18 @@ impl Terrain3D {
                     .write_region(r.x0, r.z0, r.x1, r.z1, &values)
                     .map_err(|e| e.to_string())?;
             }
+            // Hole strokes: copy the changed cells' flags (the session already refused any cut
+            // that would leave a chunk without a solid cell).
+            let c = change.holes;
+            if !c.is_empty() {
+                let holes = s.field().holes();
+                let flags: Vec<bool> = (c.z0..c.z1)
+                    .flat_map(|z| (c.x0..c.x1).map(move |x| holes.is_hole(x, z)))
+                    .collect();
+                Arc::make_mut(&mut Arc::make_mut(prepared).field)
+                    .write_holes(c.x0, c.z0, c.x1, c.z1, &flags)
+                    .map_err(|e| e.to_string())?;
+            }
             // The session reclassifies locally: copy its changed rectangle of biome ids and roles.
             let sr = change.surface;
             if let Some(surface) = s.surface()
