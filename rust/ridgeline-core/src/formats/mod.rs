@@ -3,6 +3,7 @@
 pub mod mask;
 pub mod payload;
 mod payload_meta;
+mod payload_scatter;
 pub use mask::file_mask_loader;
 pub use payload_meta::MAX_LEVEL;
 

@@ -7,6 +7,7 @@
 //! - [`cluster`]: smooth density patches.
 //! - [`spacing`]: minimum spacing by local priority against fixed potential sites.
 //! - [`filter`]: the environment a site must suit (biome, slope, moisture, water, masks).
+//! - [`surroundings`]: the water, biome and moisture context, from the biome module.
 //! - [`place`]: the whole placement, tiled and parallel, bit-identical on any thread count.
 //! - [`refilter`]: retained placements re-checked after edits (heights snap, filters re-run,
 //!   nothing is invented).
@@ -21,6 +22,7 @@ pub mod palette;
 pub mod place;
 pub mod refilter;
 pub mod spacing;
+pub mod surroundings;
 
 pub use filter::Environment;
 pub use palette::{Budgets, Palette, PlacementRule};
