@@ -75,12 +75,7 @@ impl NodeImpl for ScatterPalette {
             .and_then(|c| c.flow.as_deref())
             .map(Vec::as_slice);
         let s = Surroundings::compute(ctx.grid, heights, source, classifier, flow, palette);
-        let moisture = |i: usize| s.moisture(i);
-        let env = s.environment(
-            heights,
-            classified.as_ref().map(|c| c.biome_ids.as_slice()),
-            &moisture,
-        );
+        let env = s.environment(heights, classified.as_ref().map(|c| c.biome_ids.as_slice()));
         let seed = crate::seed::sub_seed(ctx.seed()?, "scatter");
         let out = place(
             palette,

@@ -243,7 +243,9 @@ fn finish_keeping_state(
     if let Some(s) = session.surface() {
         out.surface = s.clone();
     }
-    super::scatter::resolve(recipe, &mut out, session.surface_state())?;
+    if let Some(base) = super::scatter::resolve(recipe, &mut out, session.surface_state())? {
+        session.attach_scatter(base, out.scatter.clone());
+    }
     Ok((out, Some(session)))
 }
 

@@ -148,3 +148,45 @@ fn palette_problems_are_located_in_the_recipe() {
         "{e}"
     );
 }
+
+#[test]
+fn a_session_refilters_only_its_edits_and_undo_restores_identities() {
+    let strokes =
+        r#", "edits": [{"type": "raise", "radius": 6, "center": [100, 100], "strength": 1}]"#;
+    let r = recipe(&graph(strokes));
+    let never = AtomicBool::new(false);
+    let base = prepare_base(
+        &r,
+        Quality::Final,
+        &mut GraphCache::default(),
+        &|_, _| {},
+        &never,
+    )
+    .unwrap();
+    let (first, session) = finish(&r, base.clone(), None).unwrap();
+    let mut session = session.unwrap();
+    assert_eq!(session.scatter().unwrap(), &first.scatter);
+    let stroke = serde_json::json!({"type": "exclude", "radius": 16, "center": [40, 70]});
+    session.apply_stroke(&stroke).unwrap();
+    let edited = session.scatter().unwrap().clone();
+    // The same as generating the recipe with the stroke from scratch.
+    let full = finish(session.recipe(), base.clone(), None).unwrap().0;
+    assert_eq!(*edited, *full.scatter);
+    assert!(edited.placements.len() < first.scatter.placements.len());
+    let sculpt =
+        serde_json::json!({"type": "raise", "radius": 10, "center": [90, 30], "strength": 1});
+    session.apply_stroke(&sculpt).unwrap();
+    let full = finish(session.recipe(), base, None).unwrap().0;
+    assert_eq!(
+        **session.scatter().unwrap(),
+        *full.scatter,
+        "sculpt refilter differs"
+    );
+    session.undo();
+    session.undo();
+    assert_eq!(
+        session.scatter().unwrap(),
+        &first.scatter,
+        "undo did not restore"
+    );
+}

@@ -10,6 +10,16 @@ use super::lattice::{Candidate, Stream};
 use super::palette::PlacementRule;
 use crate::grid::{Grid, HoleMask};
 
+/// Per-sample water and moisture, by sample index (row-major on the grid).
+pub trait Surround: Sync {
+    /// True when sample `i` is under water.
+    fn covered(&self, i: usize) -> bool;
+    /// Distance from sample `i` to the nearest wet sample (infinite when none is wet).
+    fn water_distance(&self, i: usize) -> f32;
+    /// Moisture of sample `i` (`None`: moisture ranges are not checked).
+    fn moisture(&self, i: usize) -> Option<f32>;
+}
+
 /// What the filters read. Every per-sample slice is row-major on `grid`.
 pub struct Environment<'a> {
     /// The terrain grid.
@@ -24,12 +34,9 @@ pub struct Environment<'a> {
     pub biome_names: &'a [String],
     /// The biome of every sample when `biome_ids` is `None`.
     pub default_biome: &'a str,
-    /// Moisture of sample `i` (`None`: moisture ranges are not checked).
-    pub moisture: Option<&'a (dyn Fn(usize) -> f32 + Sync)>,
-    /// Nonzero where a sample is under water.
-    pub covered: Option<&'a [u8]>,
-    /// Distance to the nearest wet sample (`None`: infinite everywhere).
-    pub water_distance: Option<&'a [f32]>,
+    /// Water coverage, water distance and moisture (`None`: dry everywhere, infinitely far
+    /// from water, moisture unchecked).
+    pub surround: Option<&'a dyn Surround>,
     /// Blocking weights 0..1 per sample (exclusions, protection).
     pub blocked: Vec<&'a [f32]>,
 }
@@ -44,9 +51,7 @@ impl<'a> Environment<'a> {
             biome_ids: None,
             biome_names: &[],
             default_biome: "",
-            moisture: None,
-            covered: None,
-            water_distance: None,
+            surround: None,
             blocked: Vec::new(),
         }
     }
@@ -106,7 +111,7 @@ impl RuleFilter {
         }
         let (sx, sz) = env.grid.nearest_sample(x, z)?;
         let i = env.grid.index(sx, sz);
-        if env.covered.is_some_and(|c| c[i] != 0) {
+        if env.surround.is_some_and(|s| s.covered(i)) {
             return None;
         }
         if !env.blocked.is_empty() {
@@ -124,7 +129,7 @@ impl RuleFilter {
             return None;
         }
         if let Some([lo, hi]) = self.water_distance {
-            let d = env.water_distance.map_or(f32::INFINITY, |w| w[i]);
+            let d = env.surround.map_or(f32::INFINITY, |s| s.water_distance(i));
             if d < lo || d > hi {
                 return None;
             }
@@ -136,12 +141,10 @@ impl RuleFilter {
             }
         }
         if self.moisture != [0.0, 1.0]
-            && let Some(m) = env.moisture
+            && let Some(m) = env.surround.and_then(|s| s.moisture(i))
+            && (m < self.moisture[0] || m > self.moisture[1])
         {
-            let m = m(i);
-            if m < self.moisture[0] || m > self.moisture[1] {
-                return None;
-            }
+            return None;
         }
         env.height_at(x, z)
     }

@@ -1,18 +1,27 @@
-//! The per-sample water and biome context the filters read, built from the biome module's
-//! own definitions (coverage, exact water distance, climate moisture raised by flow), so a
-//! rule's `moisture` and `water_distance` mean what a biome rule's do.
+//! The per-sample water and moisture context the filters read ([`Surround`]), built from the
+//! biome module's own definitions (coverage, exact water distance, climate moisture raised by
+//! flow), so a rule's `moisture` and `water_distance` mean what a biome rule's do.
 
-use super::filter::Environment;
+use super::filter::{Environment, Surround};
 use super::palette::Palette;
-use crate::biome::Classifier;
 use crate::biome::coverage::{self, COVERED, WaterSource};
+use crate::biome::{Classification, Classifier};
 use crate::grid::Grid;
 
-/// Owned data an [`Environment`] borrows.
+enum Water<'c> {
+    /// Computed here (the Scatter Palette node).
+    Owned {
+        covered: Vec<u8>,
+        distance: Option<Vec<f32>>,
+    },
+    /// A classification's own coverage and distances (the finished terrain), borrowed.
+    Classified(&'c Classification),
+}
+
+/// Water, biome names and moisture for an [`Environment`].
 pub struct Surroundings<'c> {
     grid: Grid,
-    covered: Vec<u8>,
-    distance: Option<Vec<f32>>,
+    water: Water<'c>,
     names: Vec<String>,
     default_biome: String,
     classifier: &'c Classifier,
@@ -36,29 +45,22 @@ impl<'c> Surroundings<'c> {
         } else {
             None
         };
-        Self::from_parts(grid, flags, distance, classifier, flow)
+        let covered = flags.into_iter().map(|f| f & COVERED).collect();
+        Self::with(grid, Water::Owned { covered, distance }, classifier, flow)
     }
 
-    /// From an existing classification's coverage and distances.
+    /// From an existing classification's coverage and distances (nothing is copied).
     pub fn from_classification(
-        cls: &crate::biome::Classification,
+        cls: &'c Classification,
         classifier: &'c Classifier,
         flow: Option<&'c [f32]>,
     ) -> Self {
-        let grid = *cls.grid();
-        let n = grid.sample_count();
-        let flags: Vec<u8> = (0..n).map(|i| u8::from(cls.covered(i))).collect();
-        let distance = cls
-            .water_distance(0)
-            .is_finite()
-            .then(|| (0..n).map(|i| cls.water_distance(i)).collect());
-        Self::from_parts(grid, flags, distance, classifier, flow)
+        Self::with(*cls.grid(), Water::Classified(cls), classifier, flow)
     }
 
-    fn from_parts(
+    fn with(
         grid: Grid,
-        flags: Vec<u8>,
-        distance: Option<Vec<f32>>,
+        water: Water<'c>,
         classifier: &'c Classifier,
         flow: Option<&'c [f32]>,
     ) -> Self {
@@ -69,8 +71,7 @@ impl<'c> Surroundings<'c> {
             .unwrap_or_default();
         Self {
             grid,
-            covered: flags.into_iter().map(|f| f & COVERED).collect(),
-            distance,
+            water,
             names,
             default_biome,
             classifier,
@@ -78,32 +79,44 @@ impl<'c> Surroundings<'c> {
         }
     }
 
-    /// Moisture of sample `i`: the climate, raised by flow when drainage was connected.
-    pub fn moisture(&self, i: usize) -> f32 {
-        let w = self.grid.samples()[0];
-        let [px, pz] = self.grid.sample_position(i % w, i / w);
-        let p = self.classifier.params();
-        let [dx, dz] = self.grid.spacing();
-        let wet = self.flow.map_or(0.0, |f| p.flow.wetness(f[i], dx * dz));
-        p.flow.apply(self.classifier.climate().at(px, pz), wet)
-    }
-
-    /// The environment on `heights` with `biome_ids` (by this classifier's table) and
-    /// `moisture` (usually `&|i| self.moisture(i)`).
+    /// The environment on `heights` with `biome_ids` (by this classifier's table).
     pub fn environment<'a>(
         &'a self,
         heights: &'a [f32],
         biome_ids: Option<&'a [u16]>,
-        moisture: &'a (dyn Fn(usize) -> f32 + Sync),
     ) -> Environment<'a> {
         Environment {
             biome_ids,
             biome_names: &self.names,
             default_biome: &self.default_biome,
-            moisture: Some(moisture),
-            covered: Some(&self.covered),
-            water_distance: self.distance.as_deref(),
+            surround: Some(self),
             ..Environment::open(self.grid, heights)
         }
+    }
+}
+
+impl Surround for Surroundings<'_> {
+    fn covered(&self, i: usize) -> bool {
+        match &self.water {
+            Water::Owned { covered, .. } => covered[i] != 0,
+            Water::Classified(c) => c.covered(i),
+        }
+    }
+
+    fn water_distance(&self, i: usize) -> f32 {
+        match &self.water {
+            Water::Owned { distance, .. } => distance.as_ref().map_or(f32::INFINITY, |d| d[i]),
+            Water::Classified(c) => c.water_distance(i),
+        }
+    }
+
+    /// The climate, raised by flow when drainage was connected.
+    fn moisture(&self, i: usize) -> Option<f32> {
+        let w = self.grid.samples()[0];
+        let [px, pz] = self.grid.sample_position(i % w, i / w);
+        let p = self.classifier.params();
+        let [dx, dz] = self.grid.spacing();
+        let wet = self.flow.map_or(0.0, |f| p.flow.wetness(f[i], dx * dz));
+        Some(p.flow.apply(self.classifier.climate().at(px, pz), wet))
     }
 }

@@ -216,12 +216,25 @@ fn filters_water_slope_and_biomes() {
             covered[g.index(x, z)] = 1;
         }
     }
+    struct Wet(Vec<u8>);
+    impl filter::Surround for Wet {
+        fn covered(&self, i: usize) -> bool {
+            self.0[i] != 0
+        }
+        fn water_distance(&self, _: usize) -> f32 {
+            f32::INFINITY
+        }
+        fn moisture(&self, _: usize) -> Option<f32> {
+            None
+        }
+    }
+    let wet = Wet(covered);
     let names = vec!["meadow".to_string(), "desert".to_string()];
     let biomes: Vec<u16> = (0..g.sample_count())
         .map(|i| u16::from((i / 101) >= 80))
         .collect();
     let env = Environment {
-        covered: Some(&covered),
+        surround: Some(&wet),
         biome_ids: Some(&biomes),
         biome_names: &names,
         ..Environment::open(g, &h)
