@@ -129,4 +129,6 @@ impl Scatter {
 }
 
 #[cfg(test)]
+mod palette_tests;
+#[cfg(test)]
 mod tests;
