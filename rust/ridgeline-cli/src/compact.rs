@@ -59,7 +59,7 @@ mod tests {
     use super::*;
 
     const DOC: &str = r#"{"format_version": 1, "id": "asset://t", "recipe": {
-        "size": [32, 32], "resolution": [32, 32], "seed": 3, "palette": {"kept": true},
+        "size": [32, 32], "resolution": [32, 32], "seed": 3, "palette": {"format_version": 3, "name": "kept", "material_set": "res://m.tres"},
         "edits": [
           {"type": "raise", "radius": 3, "center": [5, 5]},
           {"type": "raise", "radius": 3, "center": [6, 5]},
@@ -87,7 +87,7 @@ mod tests {
         let doc = Document::parse(&text, "t").unwrap();
         assert_eq!(doc.recipe().edits.len(), 2);
         assert!(
-            text.contains("\"kept\": true"),
+            text.contains("\"name\": \"kept\"") && text.contains("res://m.tres"),
             "unrelated fields preserved"
         );
         assert!(run(&file, true).unwrap().contains("nothing to compact"));

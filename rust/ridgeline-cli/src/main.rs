@@ -1,5 +1,5 @@
 //! `ridgeline`: inspect, explain, generate, cook, compact, import and export Ridgeline terrain
-//! documents, list the node types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
+//! documents and scatter sets, list the node types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
 //! parseable.
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error or
@@ -16,6 +16,7 @@ mod import;
 mod inspect;
 mod nodes;
 mod presets;
+mod scatter;
 mod scene_patch;
 mod seeds;
 
@@ -186,8 +187,37 @@ enum Command {
         #[arg(long, value_parser = parse_pair::<f64>, allow_hyphen_values = true)]
         height_range: Option<[f64; 2]>,
     },
+    /// Scatter placements as seed-002 scatter sets, and back.
+    Scatter {
+        #[command(subcommand)]
+        action: ScatterAction,
+    },
     /// Print the generator version.
     Version,
+}
+
+/// `ridgeline scatter …`.
+#[derive(Subcommand)]
+enum ScatterAction {
+    /// Generate a recipe (Final, strokes replayed) and write its placements as a JSON array of
+    /// seed-002 scatter sets (a foliage set for rules without collision, a props set for the
+    /// others).
+    Export {
+        /// A `*.terrain.json` asset or a bare recipe JSON with a `palette`.
+        file: PathBuf,
+        /// The sets file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Read a seed-002 scatter set (or an array of sets) and write its instances as
+    /// placements with stable keys, plus a format-3 palette per set describing its items.
+    Import {
+        /// The sets file.
+        file: PathBuf,
+        /// The placements file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// Parses `A,B`.
@@ -277,6 +307,10 @@ fn run(cli: Cli) -> ExitCode {
             out,
             height_range,
         } => export::run(&file, format, &out, height_range),
+        Command::Scatter { action } => match action {
+            ScatterAction::Export { file, out } => scatter::run_export(&file, &out),
+            ScatterAction::Import { file, out } => scatter::run_import(&file, &out),
+        },
         Command::Version => {
             println!("{}", ridgeline_core::GENERATOR_VERSION);
             Ok(())

@@ -70,7 +70,7 @@ mod tests {
     fn json_lists_every_node_type_with_params() {
         let v: serde_json::Value = serde_json::from_str(&render(Format::Json)).unwrap();
         let arr = v.as_array().unwrap();
-        assert_eq!(arr.len(), 19);
+        assert_eq!(arr.len(), 20);
         for n in arr {
             assert!(n["inputs"].is_array() && n["outputs"].is_array());
             for p in n["params"].as_array().unwrap() {

@@ -644,6 +644,42 @@ fn bench_heightmap_io(b: &Bench) {
     line("export_png16_4097", export * 1e3, None, "ms");
 }
 
+/// `scatter_trees_1km`: four tree and rock rules (spacing 4–12 m, two with clusters, slope
+/// filters) placed over the 1 km bench field, global thread pool.
+fn bench_scatter(b: &Bench, field: &Heightfield) {
+    use ridgeline_core::scatter::{Budgets, Environment, Palette, place};
+    let palette = Palette::parse(
+        &serde_json::json!({"format_version": 3, "name": "Bench forest", "placements": {
+            "pine": {"prefab": "res://pine.tscn", "category": "tree", "density": 0.02,
+                     "spacing": 12, "scale": [0.8, 1.3], "slope": [0, 35],
+                     "cluster": {"size": 48, "strength": 0.7}},
+            "birch": {"prefab": "res://birch.tscn", "category": "tree", "density": 0.03,
+                      "spacing": 8, "slope": [0, 30], "cluster": {"size": 24, "strength": 0.5}},
+            "rock": {"prefab": "res://rock.tscn", "category": "rock", "density": 0.02,
+                     "spacing": 6, "scale": [0.5, 2.0]},
+            "boulder": {"prefab": "res://boulder.tscn", "category": "rock", "density": 0.04,
+                        "spacing": 4, "slope": [10, 90]}}}),
+        "palette",
+    )
+    .expect("palette");
+    let env = Environment::open(*field.grid(), field.heights());
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let size = field.grid().size();
+    let run =
+        || place(&palette, 7, size, Some(&env), &Budgets::default(), &never).expect("scatter");
+    let first = run();
+    assert_eq!(run(), first, "scatter is not deterministic");
+    eprintln!(
+        "scatter_trees_1km: {} placements ({})",
+        first.placements.len(),
+        first.report()["rules"]
+    );
+    let t = b.median(|| {
+        black_box(run());
+    });
+    line("scatter_trees_1km", t * 1e3, None, "ms");
+}
+
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
     let b = Bench {
@@ -710,5 +746,8 @@ fn main() {
     }
     if want("biome_rules") {
         bench_biome_rules(&b, &field);
+    }
+    if want("scatter") {
+        bench_scatter(&b, &field);
     }
 }

@@ -12,7 +12,7 @@
 //! | layer | modules |
 //! |---|---|
 //! | foundations | error, seed, fsio, grid, heightfield, noise, doc |
-//! | algorithms | query, mesh, landform, hydrology, edit, heightmap, biome |
+//! | algorithms | query, mesh, landform, hydrology, edit, heightmap, biome, scatter |
 //! | nodes | nodes |
 //! | graph | graph |
 //! | recipe | recipe |
@@ -38,6 +38,7 @@ pub mod pipeline;
 pub mod preview;
 pub mod query;
 pub mod recipe;
+pub mod scatter;
 pub mod seed;
 
 #[cfg(test)]

@@ -1,8 +1,11 @@
-//! Heightmap interchange: 16-bit PNG, raw R16/R32, and the terrain JSON format (seed 002).
+//! Heightmap interchange: 16-bit PNG, raw R16/R32, and the terrain JSON format (seed 002);
+//! cooked payloads; seed-002 scatter sets ([`scatter_set`]).
 
 pub mod mask;
 pub mod payload;
 mod payload_meta;
+mod payload_scatter;
+pub mod scatter_set;
 pub use mask::file_mask_loader;
 pub use payload_meta::MAX_LEVEL;
 

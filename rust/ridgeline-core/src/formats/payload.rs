@@ -21,11 +21,13 @@
 //!   role_ids       u8 × samples    (only when meta.surface.classified: surface role 0..=8)
 //!   flow           f32 × samples   (only when meta.surface.flow: drainage accumulation)
 //!   erosion        f32 × samples   (only when meta.surface.erosion: signed erosion change)
+//!   placements     30 bytes × meta.scatter[0].count (format 4; see `payload_scatter`)
 //! ```
 //! `meta.biomes` is the biome table (name, color, material or null, texture_scale,
 //! allow_snow); `meta.surface` holds the flags above plus `rules` (whether the recipe's biome
 //! rules applied). Version 3 added them; a version-2 payload is refused with "cook the terrain
-//! again" like any other version (payloads are derived data).
+//! again" like any other version (payloads are derived data). Version 4 added scatter
+//! placements; version-3 payloads (no placements) are still read.
 //! Anything else — wrong magic, version, generator, length or checksum — is an error that says
 //! which; a game never silently regenerates. Values are validated too, not only the structure
 //! (`super::payload_meta`): missing or mistyped metadata, heights beyond the height bound,
@@ -42,7 +44,9 @@ use serde_json::{Value, json};
 /// Magic bytes.
 pub const MAGIC: &[u8; 8] = b"RDGLTBIN";
 /// Payload format version.
-pub const PAYLOAD_VERSION: u32 = 3;
+pub const PAYLOAD_VERSION: u32 = 4;
+/// The previous version, still read (it holds no scatter placements).
+pub const PREVIOUS_PAYLOAD_VERSION: u32 = 3;
 
 /// The payload as the development cache's entry format.
 pub const CODEC: crate::pipeline::devcache::Codec =
@@ -84,7 +88,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
             "classified": !p.surface.is_empty(), "rules": p.sources.rules,
             "flow": p.sources.flow.is_some(), "erosion": p.sources.erosion.is_some(),
         },
-        "scatter": [],
+        "scatter": super::payload_scatter::meta(&p.scatter),
     })
     .to_string();
     let mut body = Vec::new();
@@ -129,6 +133,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
             body.extend_from_slice(&v.to_le_bytes());
         }
     }
+    super::payload_scatter::write(&p.scatter, &mut body);
     let mut out = Vec::with_capacity(body.len() + 64);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
@@ -198,11 +203,11 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         ));
     }
     let version = r.u32("the format version")?;
-    if version != PAYLOAD_VERSION {
+    if version != PAYLOAD_VERSION && version != PREVIOUS_PAYLOAD_VERSION {
         return Err(bad(
             source,
             format!(
-                "payload format version {version} is not supported (this build reads {PAYLOAD_VERSION}); cook the terrain again"
+                "payload format version {version} is not supported (this build reads {PREVIOUS_PAYLOAD_VERSION} and {PAYLOAD_VERSION}); cook the terrain again"
             ),
         ));
     }
@@ -345,6 +350,20 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     };
     let flow = floats(meta.flow, "flow")?;
     let erosion = floats(meta.erosion, "erosion")?;
+    let mut scatter = meta.scatter;
+    if version == PREVIOUS_PAYLOAD_VERSION && (meta.scatter_count > 0 || !scatter.rules.is_empty())
+    {
+        return Err(bad(
+            source,
+            "a version-3 payload cannot hold scatter placements; the payload is corrupt, cook the terrain again",
+        ));
+    }
+    let bytes = meta
+        .scatter_count
+        .checked_mul(super::payload_scatter::PLACEMENT_BYTES)
+        .ok_or_else(|| bad(source, "corrupt scatter count"))?;
+    let placements = b.take(bytes, "the scatter placements")?;
+    super::payload_scatter::read(&mut scatter, placements, grid.size(), source)?;
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }
@@ -388,6 +407,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             flow,
             erosion,
         },
+        scatter: std::sync::Arc::new(scatter),
     })
 }
 
@@ -446,6 +466,7 @@ mod tests {
                 flow: Some(std::sync::Arc::new((0..n).map(|i| i as f32).collect())),
                 erosion: None,
             },
+            scatter: Default::default(),
         }
     }
 

@@ -35,6 +35,10 @@ pub(crate) struct Meta {
     pub rules: bool,
     pub flow: bool,
     pub erosion: bool,
+    /// `meta.scatter` (format 4; a format-3 payload always has none), placements not yet read.
+    pub scatter: crate::scatter::Scatter,
+    /// Placements the body holds after the per-sample arrays.
+    pub scatter_count: usize,
 }
 
 /// Reads values at JSON paths below `meta`, collecting every problem.
@@ -490,6 +494,7 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
     let sc = r.get(meta, "", "scatter");
     r.array(sc, "scatter");
     r.d.into_result()?;
+    let (scatter, scatter_count) = super::payload_scatter::read_meta(sc, source)?;
     match (grid, default_biome, biome_color, exclusion_mask) {
         (Some(grid), Some(default_biome), Some(biome_color), Some(exclusion_mask)) => Ok(Meta {
             grid,
@@ -503,6 +508,8 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
             rules,
             flow,
             erosion,
+            scatter,
+            scatter_count,
         }),
         _ => Err(Error::invalid(source, "corrupt metadata")),
     }

@@ -98,6 +98,7 @@ impl Cached {
                 }
                 PinValue::Drainage(d) => d.source.as_slice().len() * 16,
                 PinValue::Water(w) => w.heap_bytes(),
+                PinValue::Instances(s) => s.placements.len() * 32 + 64,
             })
             .sum()
     }
@@ -112,6 +113,8 @@ pub struct EvalOutput {
     pub water: Arc<crate::hydrology::water::WaterSet>,
     /// The published field's biome classification, when it came through Biome Rules.
     pub classified: Option<Arc<crate::nodes::ClassifiedField>>,
+    /// The published placements, when Terrain Output's `instances` is connected.
+    pub instances: Option<Arc<crate::scatter::Scatter>>,
     /// Per-node reports in evaluation order.
     pub nodes: Vec<NodeReport>,
 }
@@ -252,6 +255,15 @@ pub fn evaluate(
         Some(PinValue::Water(w)) => w.clone(),
         _ => Arc::new(crate::hydrology::water::WaterSet::empty(grid)),
     };
+    let instances = if graph.nodes[out_index].inputs.contains_key("instances") {
+        values
+            .get(&out_index)
+            .and_then(|v| v.values.get(2))
+            .and_then(PinValue::instances)
+            .cloned()
+    } else {
+        None
+    };
     if let Some(i) = heightfield.as_slice().iter().position(|h| !h.is_finite()) {
         return Err(Error::invalid(
             "graph",
@@ -267,6 +279,7 @@ pub fn evaluate(
         heightfield,
         water,
         classified,
+        instances,
         nodes: reports,
     })
 }

@@ -60,6 +60,9 @@ pub struct Scene<'a> {
     /// The recipe's compiled biome table and rules.
     pub biomes: Option<&'a Classifier>,
     biomes_key: u64,
+    /// The recipe's scatter palette.
+    pub palette: Option<&'a crate::scatter::Palette>,
+    palette_key: u64,
 }
 
 impl<'a> Scene<'a> {
@@ -73,6 +76,8 @@ impl<'a> Scene<'a> {
             files: None,
             biomes: None,
             biomes_key: 0,
+            palette: None,
+            palette_key: 0,
         }
     }
 
@@ -80,6 +85,21 @@ impl<'a> Scene<'a> {
     pub fn with_files(self, files: &'a NodeFiles) -> Self {
         Self {
             files: Some(files),
+            ..self
+        }
+    }
+
+    /// The scene with the recipe's scatter palette (its canonical JSON is hashed for the
+    /// cache keys of nodes that read it).
+    pub fn with_palette(self, palette: Option<&'a crate::scatter::Palette>) -> Self {
+        let palette_key = palette.map_or(0, |p| {
+            let mut h = StableHasher::default();
+            h.str(&p.to_value().to_string());
+            h.finish()
+        });
+        Self {
+            palette,
+            palette_key,
             ..self
         }
     }
@@ -166,6 +186,12 @@ impl<'a> EvalContext<'a> {
         })
     }
 
+    /// The recipe's scatter palette ([`Read::Palette`]); `None` when the recipe has none.
+    pub fn palette(&self) -> Result<Option<&'a crate::scatter::Palette>> {
+        self.declared(Read::Palette)?;
+        Ok(self.scene.palette)
+    }
+
     /// Preview or Final ([`Read::Quality`]).
     pub fn quality(&self) -> Result<Quality> {
         self.declared(Read::Quality)?;
@@ -215,6 +241,7 @@ impl<'a> EvalContext<'a> {
                         .u64(file.map_or(0, |f| f.bytes.len() as u64))
                 }
                 Read::Biomes => h.str("biomes").u64(self.scene.biomes_key),
+                Read::Palette => h.str("palette").u64(self.scene.palette_key),
             };
         }
     }

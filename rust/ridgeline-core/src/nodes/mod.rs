@@ -25,6 +25,7 @@ mod noise_terrain;
 mod path_distance_mask;
 mod polygon_mask;
 mod river_route;
+mod scatter_palette;
 mod slope_mask;
 mod spec;
 mod terrain_output;
@@ -62,6 +63,7 @@ pub const REGISTRY: &[&NodeSpec] = &[
     &river_route::SPEC,
     &water_edit::SPEC,
     &biome_rules::SPEC,
+    &scatter_palette::SPEC,
     &terrain_output::SPEC,
     &comment::SPEC,
 ];
@@ -149,6 +151,8 @@ pub enum PinValue {
     /// Heights with a resolved biome and surface role per sample (Biome Rules' output; a
     /// heightfield wherever one connects).
     Classified(Arc<ClassifiedField>),
+    /// Scatter placements (Scatter Palette's output).
+    Instances(Arc<crate::scatter::Scatter>),
 }
 
 /// A heightfield with a resolved biome and surface role per sample.
@@ -172,6 +176,7 @@ impl PinValue {
             PinValue::Mask(_) => PinKind::Mask,
             PinValue::Drainage(_) => PinKind::Drainage,
             PinValue::Water(_) => PinKind::Water,
+            PinValue::Instances(_) => PinKind::Instances,
         }
     }
     /// The field inside a heightfield or mask value (a drainage result's source field). Water
@@ -185,12 +190,23 @@ impl PinValue {
                 "inputs",
                 "a water value carries no field; connect a heightfield or mask here",
             )),
+            PinValue::Instances(_) => Err(Error::invalid(
+                "inputs",
+                "instances carry no field; connect them to Terrain Output's `instances`",
+            )),
         }
     }
     /// The water set, for water values.
     pub fn water(&self) -> Option<&crate::hydrology::water::WaterSet> {
         match self {
             PinValue::Water(w) => Some(w),
+            _ => None,
+        }
+    }
+    /// The placements, for instances values.
+    pub fn instances(&self) -> Option<&Arc<crate::scatter::Scatter>> {
+        match self {
+            PinValue::Instances(s) => Some(s),
             _ => None,
         }
     }

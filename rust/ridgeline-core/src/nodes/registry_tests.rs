@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 #[test]
 fn registry_lists_every_type_once_with_documented_params() {
-    assert_eq!(REGISTRY.len(), 19);
+    assert_eq!(REGISTRY.len(), 20);
     let mut ids = HashSet::new();
     for s in REGISTRY {
         assert!(ids.insert(s.id), "duplicate type id {}", s.id);
@@ -90,7 +90,7 @@ fn unknown_type_message_lists_all_eighteen_types() {
 fn catalog_carries_pins_defaults_ranges_and_docs() {
     let c = catalog();
     let arr = c.as_array().unwrap();
-    assert_eq!(arr.len(), 19);
+    assert_eq!(arr.len(), 20);
     let erosion = arr.iter().find(|n| n["id"] == "erosion").unwrap();
     assert_eq!(erosion["category"], "simulation");
     assert_eq!(

@@ -62,6 +62,8 @@ pub enum Read {
     File,
     /// The recipe's biome table, rules and biome layers (compiled).
     Biomes,
+    /// The recipe's scatter palette (its canonical JSON enters the key).
+    Palette,
 }
 
 impl Read {
@@ -74,6 +76,7 @@ impl Read {
             Read::NodeId => "node_id",
             Read::File => "file",
             Read::Biomes => "biomes",
+            Read::Palette => "palette",
         }
     }
 }

@@ -23,6 +23,7 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
     outputs: &[
         pin("heightfield", PinKind::Heightfield),
         pin("water", PinKind::Water),
+        pin("instances", PinKind::Instances),
     ],
     params: &[],
     reads: &[],
@@ -56,6 +57,16 @@ impl NodeImpl for TerrainOutput {
             None => crate::hydrology::water::WaterSet::empty(ctx.grid),
         };
         out.push(PinValue::Water(std::sync::Arc::new(water)));
+        let instances = match inputs
+            .get(2)
+            .copied()
+            .flatten()
+            .and_then(PinValue::instances)
+        {
+            Some(s) => s.clone(),
+            None => std::sync::Arc::new(crate::scatter::Scatter::default()),
+        };
+        out.push(PinValue::Instances(instances));
         Ok(out.into())
     }
 }

@@ -19,6 +19,8 @@ pub struct Generated {
     pub water: std::sync::Arc<crate::hydrology::water::WaterSet>,
     /// What surface classification reads from the graph (rules on/off, flow, erosion).
     pub sources: super::SurfaceSources,
+    /// The graph's placements (Terrain Output's `instances`), before strokes.
+    pub instances: Option<std::sync::Arc<crate::scatter::Scatter>>,
     /// Per-node timings and reuse.
     pub nodes: Vec<NodeReport>,
     /// Quality it ran at.
@@ -86,7 +88,8 @@ pub fn generate_with_files(
     let scene = recipe
         .scene()?
         .with_files(files)
-        .with_biomes(&biomes, super::surface::biomes_key(recipe));
+        .with_biomes(&biomes, super::surface::biomes_key(recipe))
+        .with_palette(recipe.palette.as_ref());
     let out = eval::evaluate(graph, &scene, quality, cache, progress, cancel)
         .map_err(|e| recipe.locate_error(e))?;
     let grid = scene.grid;
@@ -110,6 +113,7 @@ pub fn generate_with_files(
         base,
         sources,
         water: out.water,
+        instances: out.instances,
         nodes: out.nodes,
         quality,
     })
@@ -161,6 +165,9 @@ pub fn prepare_base_with_files(
         default_biome_color(recipe),
     );
     p.sources = g.sources;
+    if let Some(s) = g.instances {
+        p.scatter = s;
+    }
     Ok(p)
 }
 
@@ -212,7 +219,12 @@ fn finish_keeping_state(
         // base cache key.
         let mut base = base;
         let range = base.field.height_range();
-        classify(recipe, &mut base, range, state)?;
+        let mut kept = None;
+        classify(recipe, &mut base, range, Some(&mut kept))?;
+        super::scatter::resolve(recipe, &mut base, kept.as_ref())?;
+        if let Some(slot) = state {
+            *slot = kept;
+        }
         return Ok((base, None));
     }
     let session = super::EditSession::new(recipe.clone(), base.field.clone(), masks)
@@ -230,6 +242,9 @@ fn finish_keeping_state(
     session.classify_surface(&out, base_range, false)?;
     if let Some(s) = session.surface() {
         out.surface = s.clone();
+    }
+    if let Some(base) = super::scatter::resolve(recipe, &mut out, session.surface_state())? {
+        session.attach_scatter(base, out.scatter.clone());
     }
     Ok((out, Some(session)))
 }

@@ -6,6 +6,8 @@
 //! - [`prepared`]: the prepared terrain (heights, water, masks, biome).
 //! - [`session`]: an editable terrain (base + strokes → surface), incremental updates, undo.
 //! - [`surface`]: biome ids and surface roles of the finished surface.
+//! - [`scatter`]: the placements of the finished surface (graph placements refiltered, or the
+//!   conventional pipeline's palette placed).
 //! - [`compact`]: merging stamps; size/resolution decisions.
 //! - [`devcache`]: generated bases stored in the user's cache directory.
 //! - [`files`]: the files graph nodes name (heightmaps), read and hashed before evaluation.
@@ -15,9 +17,12 @@ pub mod devcache;
 pub mod files;
 pub mod generate;
 pub mod prepared;
+pub mod scatter;
 pub mod session;
 pub mod surface;
 
+#[cfg(test)]
+mod scatter_tests;
 #[cfg(test)]
 mod session_hardening_tests;
 #[cfg(test)]

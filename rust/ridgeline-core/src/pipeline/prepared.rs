@@ -28,6 +28,9 @@ pub struct PreparedTerrain {
     /// What classification read besides heights, water and regions (rules on/off, drainage
     /// flow, erosion change): kept so a sculpting session reclassifies the same way.
     pub sources: SurfaceSources,
+    /// Scatter placements (empty when the recipe scatters nothing). In a generated base these
+    /// are the graph's placements before strokes; a finished terrain holds them refiltered.
+    pub scatter: std::sync::Arc<crate::scatter::Scatter>,
 }
 
 impl PreparedTerrain {
@@ -48,6 +51,7 @@ impl PreparedTerrain {
             region_biomes: Vec::new(),
             surface: Surface::default(),
             sources: SurfaceSources::default(),
+            scatter: Default::default(),
         }
     }
 

@@ -71,6 +71,9 @@ pub struct EditSession {
     scratch: Vec<f32>,
     /// Biome and role classification, reclassified locally after every change.
     surface: Option<super::SurfaceState>,
+    /// Scatter: the immutable base placements and the current ones, refiltered inside every
+    /// change's touched rectangle (`pipeline::scatter`).
+    scatter: Option<(Arc<crate::scatter::Scatter>, Arc<crate::scatter::Scatter>)>,
 }
 
 impl EditSession {
@@ -129,6 +132,7 @@ impl EditSession {
             redo: Vec::new(),
             scratch: Vec::new(),
             surface: None,
+            scatter: None,
         };
         let [w, h] = grid.samples();
         let all = Rect::new(0, 0, w, h);
@@ -875,6 +879,7 @@ impl EditSession {
             .union(&masks)
             .union(&surface)
             .union(&hole_samples);
+        self.refilter_scatter(touched.grow(1, w, h));
         let mut chunks = Vec::new();
         if !touched.is_empty() {
             let [nx, nz] = self.grid.chunks();
@@ -932,6 +937,44 @@ impl EditSession {
         }
         self.surface = Some(state);
         Ok(())
+    }
+
+    /// Attaches scatter placements: `base` (what refiltering starts from, never added to) and
+    /// `current` (`base` refiltered on the current surface). Every later change refilters the
+    /// placements inside its touched rectangle; undo restores the same identities.
+    pub fn attach_scatter(
+        &mut self,
+        base: Arc<crate::scatter::Scatter>,
+        current: Arc<crate::scatter::Scatter>,
+    ) {
+        self.scatter = Some((base, current));
+    }
+
+    /// The current scatter placements (`None` when none are attached).
+    pub fn scatter(&self) -> Option<&Arc<crate::scatter::Scatter>> {
+        self.scatter.as_ref().map(|(_, c)| c)
+    }
+
+    fn refilter_scatter(&mut self, samples: Rect) {
+        let (Some((base, current)), Some(state), Some(palette)) =
+            (&self.scatter, &self.surface, &self.recipe.palette)
+        else {
+            return;
+        };
+        if samples.is_empty() {
+            return;
+        }
+        let next = super::scatter::refilter_samples(
+            palette,
+            self.recipe.seed,
+            base,
+            current,
+            &self.field,
+            state,
+            &self.exclusion,
+            [samples.x0, samples.z0, samples.x1, samples.z1],
+        );
+        self.scatter = Some((base.clone(), Arc::new(next)));
     }
 
     /// Biome ids and surface roles of the current surface (`None` until classified).

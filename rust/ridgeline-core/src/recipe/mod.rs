@@ -73,8 +73,8 @@ pub struct Recipe {
     pub edits: Vec<Value>,
     /// Exclusion strokes.
     pub exclusions: Vec<Value>,
-    /// Scatter palette (opaque until scatter lands).
-    pub palette: Option<Value>,
+    /// Scatter palette (`format_version: 3`); `None` scatters nothing.
+    pub palette: Option<crate::scatter::Palette>,
     /// The generation graph; `None` uses the conventional pipeline.
     pub graph: Option<Graph>,
     /// `(preset_id, preset_version)` provenance.
@@ -364,11 +364,21 @@ impl Recipe {
         let edits = stroke_list("edits", &mut r, d);
         let exclusions = stroke_list("exclusions", &mut r, d);
         let palette = match r.raw("palette") {
-            Some(v @ Value::Object(_)) => Some(v.clone()),
+            Some(v @ Value::Object(_)) => {
+                let at = r.at("palette");
+                let p = crate::scatter::Palette::read(v, &at, d);
+                if let Some(p) = &p {
+                    check_palette(p, &at, &has_biome, d);
+                }
+                p
+            }
             Some(v) => {
                 d.push(
                     r.at("palette"),
-                    format!("must be an object, got {}", type_name(v)),
+                    format!(
+                        "must be a palette object (format_version 3), got {}",
+                        type_name(v)
+                    ),
                 );
                 None
             }
@@ -435,6 +445,14 @@ impl Recipe {
                         d,
                     );
                 }
+            }
+            if let Some(p) = &recipe.palette {
+                p.check_budgets(
+                    recipe.size_f32(),
+                    &crate::scatter::Budgets::default(),
+                    &member(path, "palette"),
+                    d,
+                );
             }
             if let Some(g) = &recipe.graph {
                 let ctx = CheckContext {
@@ -506,7 +524,7 @@ impl Recipe {
             }
         }
         if let Some(p) = &self.palette {
-            m.insert("palette".into(), p.clone());
+            m.insert("palette".into(), p.to_value());
         }
         if let Some((id, v)) = &self.preset {
             m.insert("preset_id".into(), Value::from(id.clone()));
@@ -704,3 +722,25 @@ fn biome_json(b: &Biome) -> Value {
 
 #[cfg(test)]
 mod tests;
+
+/// Palette checks against the recipe: every biome a rule names exists.
+fn check_palette(
+    p: &crate::scatter::Palette,
+    path: &str,
+    has_biome: &dyn Fn(&str) -> bool,
+    d: &mut Diagnostics,
+) {
+    for rule in &p.rules {
+        for (i, b) in rule.biomes.iter().flatten().enumerate() {
+            if !has_biome(b) {
+                d.push(
+                    format!(
+                        "{}.biomes[{i}]",
+                        entry(&member(path, "placements"), &rule.id)
+                    ),
+                    format!("names biome \"{b}\", which the recipe's `biomes` does not define"),
+                );
+            }
+        }
+    }
+}

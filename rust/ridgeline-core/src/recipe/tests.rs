@@ -215,7 +215,8 @@ fn strokes_layers_and_palette_round_trip_with_shape_checks() {
         "regions": [{"type": "region", "biome": "sand", "radius": 5, "center": [10, 10], "layer": "paint"}],
         "exclusions": [{"type": "exclude", "radius": 3, "center": [1, 2]}],
         "rules": [{"id": "beach", "biome": "sand", "priority": 30, "blend": 1.5, "elevation": [0, 6], "substrate": ["sand", "wet"]}],
-        "palette": {"items": []}}"#;
+        "palette": {"format_version": 3, "name": "Beach", "placements": {
+            "palm": {"prefab": "res://palm.tscn", "density": 0.01, "spacing": 6, "biomes": ["sand"]}}}}"#;
     let doc = parse(text).unwrap();
     let once = doc.to_canonical_json();
     assert_eq!(parse(&once).unwrap().to_canonical_json(), once);
@@ -223,6 +224,7 @@ fn strokes_layers_and_palette_round_trip_with_shape_checks() {
         once.contains("target_height")
             && once.contains("\"enabled\": false")
             && once.contains("beach")
+            && once.contains("res://palm.tscn")
     );
     let errs = errors(
         r#"{"edits": [{"type": "flatten", "radius": -1, "center": [0, 0], "points": [[1, 1]]}],

@@ -263,6 +263,21 @@ fn payload_seeds() -> &'static [Vec<u8>] {
                 role_ids: (0..n).map(|i| (i % 9) as u8).collect(),
             },
             sources: Default::default(),
+            scatter: std::sync::Arc::new(ridgeline_core::scatter::Scatter {
+                palette: "Fuzz".into(),
+                rules: vec!["pine".into(), "rock".into()],
+                placements: (0..40u32)
+                    .map(|k| ridgeline_core::scatter::Placement {
+                        rule: (k % 2) as u16,
+                        cell: [k, k / 3],
+                        position: [k as f32 * 0.1, 1.0, 0.5],
+                        yaw: k as f32 * 9.0,
+                        scale: 1.0 + k as f32 * 0.01,
+                    })
+                    .collect(),
+                stats: Vec::new(),
+                truncated: 3,
+            }),
         };
         let small_grid = Grid::new([4.0, 4.0], [2, 2], 2).expect("grid");
         let plain = PreparedTerrain::new(

@@ -190,6 +190,8 @@ fn build(
         region_biomes,
         surface,
         sources,
+        // Placements reach Godot with the scatter nodes (issue 15, Godot part).
+        scatter: _,
     } = prepared;
     report(0.85, "meshing chunks and collision");
     let chunks = ChunkData::build(&field);

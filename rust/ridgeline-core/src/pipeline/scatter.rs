@@ -1,0 +1,100 @@
+//! Scatter on the finished terrain: the placements a prepared terrain publishes.
+//!
+//! - Graph recipes: the Scatter Palette node's placements (published through Terrain Output's
+//!   `instances`) are the immutable base; after strokes they are refiltered against the final
+//!   surface (heights snap; biome, slope, moisture, water, water distance, holes and
+//!   exclusions re-checked). Refiltering only removes.
+//! - The conventional pipeline (no graph) with a `palette`: placed directly on the finished
+//!   surface with its final biomes, water and exclusions.
+//! - Otherwise nothing is scattered.
+
+use super::{PreparedTerrain, SurfaceState};
+use crate::error::Result;
+use crate::recipe::Recipe;
+use crate::scatter::refilter::{refilter, refilter_region};
+use crate::scatter::surroundings::Surroundings;
+use crate::scatter::{Budgets, Environment, Palette, Scatter, place};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// The finished terrain's environment: its heights and holes, `state`'s water, moisture and
+/// published biome ids, and the exclusion mask.
+fn environment<'a>(
+    s: &'a Surroundings<'a>,
+    field: &'a crate::heightfield::Heightfield,
+    state: &'a SurfaceState,
+    exclusion: &'a [f32],
+) -> Environment<'a> {
+    let ids = state.published();
+    let ids = (!ids.is_empty()).then_some(ids.biome_ids.as_slice());
+    let mut env = s.environment(field.heights(), ids);
+    env.holes = Some(field.holes());
+    if exclusion.iter().any(|&w| w > 0.0) {
+        env.blocked.push(exclusion);
+    }
+    env
+}
+
+/// Resolves `p.scatter` on the finished terrain (`state` is its classification). Returns the
+/// base placements refiltering starts from (an edit session keeps them), `None` when nothing
+/// is scattered.
+pub fn resolve(
+    recipe: &Recipe,
+    p: &mut PreparedTerrain,
+    state: Option<&SurfaceState>,
+) -> Result<Option<Arc<Scatter>>> {
+    let Some(palette) = &recipe.palette else {
+        p.scatter = Arc::new(Scatter::default());
+        return Ok(None);
+    };
+    if recipe.graph.is_some() && p.scatter.rules.is_empty() {
+        return Ok(None);
+    }
+    let Some(state) = state else {
+        return Ok(None);
+    };
+    let seed = crate::seed::sub_seed(recipe.seed, "scatter");
+    let base = if recipe.graph.is_some() {
+        p.scatter.clone()
+    } else {
+        // Every spaced site, unfiltered: the conventional pipeline's immutable base.
+        let never = AtomicBool::new(false);
+        let size = p.field.grid().size();
+        let all = place(palette, seed, size, None, &Budgets::default(), &never)
+            .map_err(|e| recipe.locate_error(e))?;
+        Arc::new(all)
+    };
+    let flow = state.surface_input(&p.field).flow;
+    let s = Surroundings::from_classification(state.classification(), state.classifier(), flow);
+    let env = environment(&s, &p.field, state, &p.exclusion);
+    let out = refilter(palette, seed, &base, &env);
+    p.scatter = Arc::new(out);
+    Ok(Some(base))
+}
+
+/// `current` with the placements inside samples `[x0, z0, x1, z1)` refiltered on the edited
+/// surface (an edit session's change).
+#[allow(clippy::too_many_arguments)]
+pub fn refilter_samples(
+    palette: &Palette,
+    world_seed: u64,
+    base: &Scatter,
+    current: &Scatter,
+    field: &crate::heightfield::Heightfield,
+    state: &SurfaceState,
+    exclusion: &[f32],
+    samples: [usize; 4],
+) -> Scatter {
+    let flow = state.surface_input(field).flow;
+    let s = Surroundings::from_classification(state.classification(), state.classifier(), flow);
+    let env = environment(&s, field, state, exclusion);
+    let [sx, sz] = field.grid().spacing();
+    let rect = [
+        samples[0] as f32 * sx - sx * 0.5,
+        samples[1] as f32 * sz - sz * 0.5,
+        samples[2] as f32 * sx + sx * 0.5,
+        samples[3] as f32 * sz + sz * 0.5,
+    ];
+    let seed = crate::seed::sub_seed(world_seed, "scatter");
+    refilter_region(palette, seed, base, current, &env, rect)
+}
