@@ -160,3 +160,20 @@ func test_z_save_persists() -> void:
 	assert_true(worst < 1e-4, "the saved asset regenerates the edited surface (max diff %s)" % worst)
 	t2.queue_free()
 	await frames(1)
+
+
+func test_hole_tool_cuts_and_undo_fills() -> void:
+	await _setup()
+	plugin.call("set_tool", "hole")
+	plugin.call("set_brush", {"size": 12.0, "strength": 1.0, "falloff": 0.0, "spacing": 0.25})
+	var before := heights(t)
+	var centre := t.global_position + Vector3(64, 10, 64)
+	await drag(line(screen_of(centre + Vector3(-6, 0, 0)), screen_of(centre + Vector3(6, 0, 0)), 6))
+	assert_true(is_nan(float(t.call("get_height", centre))), "the Hole tool cut the surface under the drag")
+	assert_eq(t.call("get_height", t.global_position + Vector3(64, 0, 110)), 10.0, "untouched away from the drag")
+	await undo()
+	assert_true(heights(t) == before, "Ctrl+Z fills the hole again, bit-exactly")
+	await key(KEY_9)
+	assert_eq(plugin.call("get_tool"), "fill_hole", "hotkey 9 selects Fill hole")
+	await key(KEY_8)
+	assert_eq(plugin.call("get_tool"), "hole", "hotkey 8 selects Hole")

@@ -8,7 +8,7 @@ use godot::prelude::*;
 use std::collections::HashMap;
 
 const SECTION: &str = "ridgeline";
-const GROUPS: [Group; 3] = [Group::Sculpt, Group::Level, Group::Exclusion];
+const GROUPS: [Group; 4] = [Group::Sculpt, Group::Level, Group::Exclusion, Group::Holes];
 
 /// The remembered brushes (defaults for groups never set).
 pub fn load_brushes() -> HashMap<Group, Brush> {

@@ -22,10 +22,15 @@ pub enum Tool {
     Exclude,
     /// Erases exclusion weight.
     Erase,
+    /// Cuts holes (render mesh at every LOD, collision and queries) with the core `hole`
+    /// stroke, mode `paint`.
+    Hole,
+    /// Fills holes again (`hole` stroke, mode `erase`).
+    FillHole,
 }
 
-/// Every tool in dock order (hotkeys `1`…`7` select them in this order after None).
-pub const TOOLS: [Tool; 8] = [
+/// Every tool in dock order (hotkeys `1`…`9` select them in this order after None).
+pub const TOOLS: [Tool; 10] = [
     Tool::None,
     Tool::Raise,
     Tool::Lower,
@@ -34,6 +39,8 @@ pub const TOOLS: [Tool; 8] = [
     Tool::SetHeight,
     Tool::Exclude,
     Tool::Erase,
+    Tool::Hole,
+    Tool::FillHole,
 ];
 
 impl Tool {
@@ -48,6 +55,8 @@ impl Tool {
             Tool::SetHeight => "set_height",
             Tool::Exclude => "exclude",
             Tool::Erase => "erase",
+            Tool::Hole => "hole",
+            Tool::FillHole => "fill_hole",
         }
     }
 
@@ -62,6 +71,8 @@ impl Tool {
             Tool::SetHeight => "Set height",
             Tool::Exclude => "Exclude",
             Tool::Erase => "Erase",
+            Tool::Hole => "Hole",
+            Tool::FillHole => "Fill hole",
         }
     }
 
@@ -75,18 +86,21 @@ impl Tool {
         match self {
             Tool::Exclude | Tool::Erase => Group::Exclusion,
             Tool::Flatten | Tool::SetHeight => Group::Level,
+            Tool::Hole | Tool::FillHole => Group::Holes,
             _ => Group::Sculpt,
         }
     }
 
-    /// The tool a stroke uses while Shift is held: raise↔lower, exclude↔erase, flatten and
-    /// set height become smooth.
+    /// The tool a stroke uses while Shift is held: raise↔lower, exclude↔erase, hole↔fill hole,
+    /// flatten and set height become smooth.
     pub fn inverted(self) -> Tool {
         match self {
             Tool::Raise => Tool::Lower,
             Tool::Lower => Tool::Raise,
             Tool::Exclude => Tool::Erase,
             Tool::Erase => Tool::Exclude,
+            Tool::Hole => Tool::FillHole,
+            Tool::FillHole => Tool::Hole,
             Tool::Flatten | Tool::SetHeight => Tool::Smooth,
             t => t,
         }
@@ -96,6 +110,7 @@ impl Tool {
     pub fn stroke_type(self) -> Option<&'static str> {
         match self {
             Tool::None => None,
+            Tool::Hole | Tool::FillHole => Some("hole"),
             t => Some(t.name()),
         }
     }
@@ -110,6 +125,8 @@ pub enum Group {
     Level,
     /// Exclude, erase.
     Exclusion,
+    /// Hole, fill hole.
+    Holes,
 }
 
 impl Group {
@@ -119,6 +136,7 @@ impl Group {
             Group::Sculpt => "brush.sculpt",
             Group::Level => "brush.level",
             Group::Exclusion => "brush.exclusion",
+            Group::Holes => "brush.holes",
         }
     }
 }
@@ -240,6 +258,8 @@ pub fn stroke_json(tool: Tool, brush: &Brush, target: f64, points: &[[f64; 2]]) 
             v["strength"] = json!(1.0);
         }
         Tool::Flatten | Tool::SetHeight => v["target_height"] = json!(target),
+        Tool::Hole => v["mode"] = json!("paint"),
+        Tool::FillHole => v["mode"] = json!("erase"),
         _ => {}
     }
     Some(v)
@@ -285,6 +305,8 @@ mod tests {
         assert_eq!(Tool::Flatten.inverted(), Tool::Smooth);
         assert_eq!(Tool::SetHeight.inverted(), Tool::Smooth);
         assert_eq!(Tool::Smooth.inverted(), Tool::Smooth);
+        assert_eq!(Tool::Hole.inverted(), Tool::FillHole);
+        assert_eq!(Tool::FillHole.inverted(), Tool::Hole);
     }
 
     #[test]
@@ -335,5 +357,16 @@ mod tests {
         assert_eq!(v["target_height"], 12.5);
         assert_eq!(v["points"], json!([[1.0, 2.0], [3.0, 4.0]]));
         assert!(stroke_json(Tool::None, &b, 0.0, &pts).is_none());
+        let v = stroke_json(Tool::Hole, &b, 0.0, &pts).expect("a stroke");
+        assert_eq!(
+            (v["type"].as_str(), v["mode"].as_str()),
+            (Some("hole"), Some("paint"))
+        );
+        let v = stroke_json(Tool::FillHole, &b, 0.0, &pts).expect("a stroke");
+        assert_eq!(
+            (v["type"].as_str(), v["mode"].as_str()),
+            (Some("hole"), Some("erase"))
+        );
+        assert_eq!(Tool::Hole.group(), Group::Holes);
     }
 }
