@@ -26,7 +26,7 @@ const FIELDS: [(&str, &str, f64, f64, f64); 5] = [
 
 /// The hotkeys, as the dock lists them.
 pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set height)\n\
-    [ ] size · - = strength · 1–7 tool · Esc cancel stroke, then None\n\
+    [ ] size · - = strength · 1–9 tool · Esc cancel stroke, then None\n\
     Ctrl+wheel ±1 m, Ctrl+Alt+wheel ±0.1 m target (Set height)\n\
     RMB/MMB/wheel/Alt navigate · Ctrl+Z / Ctrl+Y undo / redo · Ctrl+S saves the asset";
 
