@@ -304,7 +304,11 @@ mod tests {
             decide(Tool::Raise, false, &key(Key::Digit(3))),
             stop(Command::SelectTool(Tool::Smooth))
         );
-        assert!(!decide(Tool::Raise, false, &key(Key::Digit(9))).consume);
+        assert_eq!(
+            decide(Tool::Raise, false, &key(Key::Digit(9))),
+            stop(Command::SelectTool(Tool::FillHole))
+        );
+        assert!(!decide(Tool::Raise, false, &key(Key::Digit(0))).consume);
         assert_eq!(
             decide(Tool::Raise, true, &key(Key::Escape)),
             stop(Command::Cancel)
