@@ -87,18 +87,12 @@ pub fn run(args: &[String]) -> Result<()> {
 
     if !godot_only {
         eprintln!("xtask: Rust tests (release profile, shared with the extension build)");
-        let out = proc::run_captured(
+        cargo_tests(
             cargo().args(["test", "--workspace", "--release", "--no-fail-fast"]),
             Duration::from_secs(1800),
-            "",
-            false,
+            "cargo test failed (build error or crashed test binary)",
+            &mut tally,
         )?;
-        let (p, f) = parse_cargo_results(&out.text);
-        tally.passed += p;
-        tally.failed += f;
-        if !out.success() && f == 0 {
-            tally.problem("cargo test failed (build error or crashed test binary)");
-        }
         vendored_cell_tests(&mut tally)?;
     }
 
@@ -446,22 +440,32 @@ fn parse_summary(text: &str) -> Option<(u64, u64)> {
 /// parallel blocking-borrow tests; a package of its own, built in its own target directory.
 fn vendored_cell_tests(tally: &mut Tally) -> Result<()> {
     eprintln!("xtask: tests of the patched godot-cell (vendor/godot-cell)");
-    let root = repo_root();
-    let out = proc::run_captured(
+    cargo_tests(
         cargo()
             .args(["test", "--release", "--no-fail-fast", "--manifest-path"])
-            .arg(root.join("vendor/godot-cell/Cargo.toml"))
+            .arg(repo_root().join("vendor/godot-cell/Cargo.toml"))
             .arg("--target-dir")
             .arg(target_dir().join("vendor-godot-cell")),
         Duration::from_secs(600),
-        "",
-        false,
-    )?;
+        "the patched godot-cell's tests failed to build or crashed",
+        tally,
+    )
+}
+
+/// Runs a `cargo test` command and adds its results to the tally; `crashed` is the problem
+/// reported when it fails without a failing test (a build error, a crashed test binary).
+fn cargo_tests(
+    cmd: &mut std::process::Command,
+    timeout: Duration,
+    crashed: &str,
+    tally: &mut Tally,
+) -> Result<()> {
+    let out = proc::run_captured(cmd, timeout, "", false)?;
     let (p, f) = parse_cargo_results(&out.text);
     tally.passed += p;
     tally.failed += f;
     if !out.success() && f == 0 {
-        tally.problem("the patched godot-cell's tests failed to build or crashed");
+        tally.problem(crashed);
     }
     Ok(())
 }
