@@ -1,0 +1,90 @@
+//! What an edit session keeps derived from its surface: the surface classification (biome ids,
+//! roles) and scatter placements, both updated locally after every change.
+
+use super::EditSession;
+use crate::edit::rect::Rect;
+use crate::error::Result;
+use std::sync::Arc;
+
+impl EditSession {
+    /// Attaches a classification of the current surface (what `pipeline::finish` does);
+    /// every later change reclassifies locally, bit-identical to a full pass.
+    pub fn attach_surface(&mut self, state: crate::pipeline::SurfaceState) {
+        self.surface = Some(state);
+    }
+
+    /// Classifies the current surface with this session's recipe and `prepared`'s water and
+    /// sources (`base_range`: the generated base's height range, for the snow line). With
+    /// `keep_biomes` (a cooked terrain, whose rules are not stored) unpainted samples keep
+    /// `prepared`'s biome ids and only roles are recomputed.
+    pub fn classify_surface(
+        &mut self,
+        prepared: &crate::pipeline::PreparedTerrain,
+        base_range: [f32; 2],
+        keep_biomes: bool,
+    ) -> Result<()> {
+        let mut state = crate::pipeline::SurfaceState::new(
+            &self.recipe,
+            prepared.sources.clone(),
+            &prepared.water,
+            base_range,
+            &self.field,
+            &self.regions,
+            &self.biome_names,
+        )?;
+        if keep_biomes {
+            state.keep_biomes(&prepared.surface, &self.field)?;
+        }
+        self.surface = Some(state);
+        Ok(())
+    }
+
+    /// Attaches scatter placements: `base` (what refiltering starts from, never added to) and
+    /// `current` (`base` refiltered on the current surface). Every later change refilters the
+    /// placements inside its touched rectangle; undo restores the same identities.
+    pub fn attach_scatter(
+        &mut self,
+        base: Arc<crate::scatter::Scatter>,
+        current: Arc<crate::scatter::Scatter>,
+    ) {
+        self.scatter = Some((base, current));
+    }
+
+    /// The current scatter placements (`None` when none are attached).
+    pub fn scatter(&self) -> Option<&Arc<crate::scatter::Scatter>> {
+        self.scatter.as_ref().map(|(_, c)| c)
+    }
+
+    /// Refilters the attached placements inside the sample rectangle `samples`.
+    pub(super) fn refilter_scatter(&mut self, samples: Rect) {
+        let (Some((base, current)), Some(state), Some(palette)) =
+            (&self.scatter, &self.surface, &self.recipe.palette)
+        else {
+            return;
+        };
+        if samples.is_empty() {
+            return;
+        }
+        let next = crate::pipeline::scatter::refilter_samples(
+            palette,
+            self.recipe.seed,
+            base,
+            current,
+            &self.field,
+            state,
+            &self.exclusion,
+            [samples.x0, samples.z0, samples.x1, samples.z1],
+        );
+        self.scatter = Some((base.clone(), Arc::new(next)));
+    }
+
+    /// Biome ids and surface roles of the current surface (`None` until classified).
+    pub fn surface(&self) -> Option<&crate::pipeline::Surface> {
+        self.surface.as_ref().map(|s| s.published())
+    }
+
+    /// The classification state (for `explain`).
+    pub fn surface_state(&self) -> Option<&crate::pipeline::SurfaceState> {
+        self.surface.as_ref()
+    }
+}
