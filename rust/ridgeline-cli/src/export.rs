@@ -8,6 +8,7 @@ use ridgeline_core::formats::{HeightImage, payload, png16, raw, terrain_json::Te
 use ridgeline_core::fsio::{self, FileKind};
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::nodes::Quality;
+use ridgeline_core::recipe::Recipe;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -20,7 +21,8 @@ pub enum ExportFormat {
     R16,
     /// Raw f32 little endian, heights as they are.
     R32,
-    /// Seed-002 terrain JSON (heights, holes, chunk_cells).
+    /// Seed-002 terrain JSON (heights, holes, chunk_cells; the texture layers and splat of a
+    /// terrain JSON the graph reads, when the grid matches).
     TerrainJson,
 }
 
@@ -31,7 +33,7 @@ pub fn run(
     out: &Path,
     height_range: Option<[f64; 2]>,
 ) -> Result<(), String> {
-    let field = surface(input)?;
+    let (field, recipe) = surface(input)?;
     let [w, d] = field.grid().samples();
     let [lo, hi] = field.height_range();
     let (min, max) = match height_range {
@@ -53,6 +55,15 @@ pub fn run(
                 .map_err(|e| e.to_string())?;
             // The cell size from the grid's size (f32) so an import gives the same grid back.
             doc.cell_size = field.grid().size()[0] as f64 / field.grid().cells()[0] as f64;
+            if let Some(source) = recipe.as_ref().and_then(|r| layer_source(r, &field)) {
+                eprintln!(
+                    "keeping the texture layers, splat weights and origin of {}",
+                    source.0
+                );
+                doc.origin = source.1.origin;
+                doc.layers = source.1.layers;
+                doc.splat = source.1.splat;
+            }
             doc.to_json().into_bytes()
         }
     };
@@ -71,14 +82,44 @@ pub fn run(
     Ok(())
 }
 
-/// The prepared surface of a cooked payload (`*.terrain.bin`) or a recipe.
-fn surface(input: &Path) -> Result<Heightfield, String> {
+/// The seed-002 terrain JSON the recipe's graph reads, when it has texture layers or splat
+/// weights and exactly the exported grid: those are kept unchanged (Ridgeline does not
+/// regenerate them yet). With another grid they cannot be carried over and are left out.
+fn layer_source(recipe: &Recipe, field: &Heightfield) -> Option<(String, TerrainDocument)> {
+    let files = ridgeline_core::pipeline::files::referenced_files(recipe);
+    let mut sources = files.iter().filter_map(|f| {
+        ridgeline_core::nodes::heightmap_format_of(&f.reference)
+            .filter(|k| k.name() == "terrain_json")?;
+        let bytes = fsio::read_bounded(&f.path, FileKind::TerrainJson).ok()?;
+        let doc = TerrainDocument::parse(std::str::from_utf8(&bytes).ok()?, &f.reference).ok()?;
+        (doc.splat.is_some() || !doc.layers.is_empty()).then(|| (f.reference.clone(), doc))
+    });
+    let (name, doc) = sources.next()?;
+    if sources.next().is_some() {
+        eprintln!("note: several terrain JSON sources carry layers; none are kept");
+        return None;
+    }
+    if doc.resolution != field.grid().samples() {
+        eprintln!(
+            "note: {name}'s layers and splat are not kept: its grid ({} × {}) differs from the terrain's",
+            doc.resolution[0], doc.resolution[1]
+        );
+        return None;
+    }
+    Some((name, doc))
+}
+
+/// The prepared surface of a cooked payload (`*.terrain.bin`) or a recipe (and the recipe).
+fn surface(input: &Path) -> Result<(Heightfield, Option<Recipe>), String> {
     let name = input.to_string_lossy();
     if name.ends_with(".terrain.bin") {
         let bytes = fsio::read_bounded(input, FileKind::Payload).map_err(|e| e.to_string())?;
-        return Ok(payload::decode(&bytes, &name)
-            .map_err(|e| e.to_string())?
-            .field);
+        return Ok((
+            payload::decode(&bytes, &name)
+                .map_err(|e| e.to_string())?
+                .field,
+            None,
+        ));
     }
     let recipe = load_placed(input)?;
     eprintln!("generating {name}");
@@ -93,5 +134,5 @@ fn surface(input: &Path) -> Result<Heightfield, String> {
         )),
     )
     .map_err(|e| e.to_string())?;
-    Ok(prepared.field)
+    Ok((prepared.field, Some(recipe)))
 }

@@ -174,3 +174,66 @@ fn bad_imports_are_located_errors() {
     assert_eq!(code, 1);
     assert!(err.contains("outside the project"), "{err}");
 }
+
+#[test]
+fn terrain_json_layers_and_splat_are_kept_through_import_and_export() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::write(p.join("src.terrain.json"), SOURCE).unwrap();
+    let (code, err) = ridgeline(
+        p,
+        &[
+            "export",
+            "src.terrain.json",
+            "--format",
+            "terrain-json",
+            "--out",
+            "plain.json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    // A seed-002 file from another tool: two texture layers and RGBA splat weights per vertex.
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(p.join("plain.json")).unwrap()).unwrap();
+    let samples = 51 * 31;
+    let splat: Vec<u8> = (0..samples * 4).map(|i| (i * 53 % 251) as u8).collect();
+    use base64::Engine as _;
+    let splat_b64 = base64::engine::general_purpose::STANDARD.encode(&splat);
+    let layers = serde_json::json!([
+        {"material": "grass", "tile": 128.0, "detile": 0.25, "detile_sharpen": 0.5},
+        {"material": "rock", "tile": 64.0, "detile": 0.0, "detile_sharpen": 0.75}
+    ]);
+    doc["layers"] = layers.clone();
+    doc["splat"] = serde_json::Value::from(splat_b64.clone());
+    std::fs::write(p.join("painted.json"), doc.to_string()).unwrap();
+    let (code, err) = ridgeline(
+        p,
+        &["import", "painted.json", "--out", "painted.terrain.json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("splat weights stay in it"), "{err}");
+    let export = |from: &str, out: &str| {
+        let (code, err) = ridgeline(
+            p,
+            &["export", from, "--format", "terrain-json", "--out", out],
+        );
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("keeping the texture layers"), "{err}");
+        std::fs::read(p.join(out)).unwrap()
+    };
+    let first = export("painted.terrain.json", "first.json");
+    let back: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(
+        back["splat"],
+        serde_json::Value::from(splat_b64),
+        "splat unchanged"
+    );
+    assert_eq!(back["layers"], layers, "layers unchanged");
+    let (code, err) = ridgeline(p, &["import", "first.json", "--out", "again.terrain.json"]);
+    assert_eq!(code, 0, "{err}");
+    let second = export("again.terrain.json", "second.json");
+    assert!(
+        first == second,
+        "export → import → export changed the bytes (splat)"
+    );
+}

@@ -3,6 +3,7 @@
 //! ([`terrain_json`]), and resampling a decoded image onto a grid ([`resample`]). An algorithms
 //! module, so the Heightmap node can decode what the pipeline read; `formats` re-exports it.
 
+pub mod import;
 pub mod png16;
 pub mod raw;
 pub mod resample;
@@ -59,3 +60,6 @@ pub(crate) fn check_dimensions(width: usize, depth: usize, path: &str) -> Result
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod dem_tests;

@@ -59,6 +59,41 @@ pub fn read_node_files(recipe: &Recipe, graph: &Graph) -> Result<NodeFiles> {
     Ok(files)
 }
 
+/// A file the recipe's graph names, resolved but not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReferencedFile {
+    /// The node that reads it.
+    pub node: String,
+    /// The reference as written.
+    pub reference: String,
+    /// Where it resolves.
+    pub path: std::path::PathBuf,
+}
+
+/// The files the output of the recipe's graph depends on, resolved from the recipe's folder
+/// (empty for the conventional pipeline or a recipe not loaded from a file). References that do
+/// not resolve are left out: generation reports them. For watching sources (the editor
+/// regenerates when one changes) and for exporters that carry a source's extra data along.
+pub fn referenced_files(recipe: &Recipe) -> Vec<ReferencedFile> {
+    let (Some(graph), Some(dir)) = (recipe.graph.as_ref(), recipe.source_dir()) else {
+        return Vec::new();
+    };
+    let root = fsio::project_root(dir);
+    reachable(graph)
+        .into_iter()
+        .filter_map(|i| {
+            let gn = &graph.nodes[i];
+            let request = gn.node.file_request()?;
+            let path = fsio::resolve_reference(dir, &root, &request.reference).ok()?;
+            Some(ReferencedFile {
+                node: gn.id.clone(),
+                reference: request.reference,
+                path,
+            })
+        })
+        .collect()
+}
+
 /// `resolve_reference`'s message, which is located at the reference itself.
 fn relocated(e: Error) -> String {
     match e.diagnostics().first() {
