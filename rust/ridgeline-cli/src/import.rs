@@ -1,11 +1,11 @@
 //! `ridgeline import`: creates a terrain asset whose graph reads a heightmap file, after checking
 //! that the file imports and the asset generates. The asset is planned by the core
-//! ([`ridgeline_core::heightmap::import`], shared with the editor's import): a Heightmap node
+//! ([`ridgeline_core::formats::heightmap_import`], shared with the editor's import): a Heightmap node
 //! straight into the output, seed-002 holes as one `hole` stroke.
 
 use crate::files::write_atomic;
+use ridgeline_core::formats::heightmap_import::{self as import, ImportOptions};
 use ridgeline_core::graph::eval::GraphCache;
-use ridgeline_core::heightmap::import::{self, ImportOptions};
 use ridgeline_core::nodes::Quality;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

@@ -85,6 +85,11 @@ pub fn shot(godot: &godot::Godot) -> Result<()> {
             )?;
         }
     }
+    // A real DEM for the import dialog's screenshot (see its SOURCE.md).
+    std::fs::copy(
+        repo_root().join("rust/ridgeline-core/testdata/dem/jacksboro_fault_dem.png"),
+        dir.join("terrains/jacksboro_fault_dem.png"),
+    )?;
     std::fs::write(
         dir.join("scenes/demo.tscn"),
         "[gd_scene load_steps=2 format=3]\n\n\

@@ -98,5 +98,41 @@ func _shot(out_dir: String) -> void:
 	var img := get_viewport().get_texture().get_image()
 	img.save_png(out_dir.path_join("dock.png"))
 	print("editor shot: ", out_dir.path_join("dock.png"), " ", img.get_size())
+	await _shot_import(case, plugin, t, out_dir)
 	case.queue_free()
 	get_tree().quit(0)
+
+
+## The import dialog over a real DEM (30 × 32 km, 3 arc-seconds), then the imported terrain.
+func _shot_import(case: Node, plugin: EditorPlugin, t: Node3D, out_dir: String) -> void:
+	plugin.call("set_tool", "none")
+	var dem := "res://terrains/jacksboro_fault_dem.png"
+	plugin.call("_on_import_file_selected", dem)
+	var dialog: ConfirmationDialog = null
+	for c in EditorInterface.get_base_control().get_children():
+		if c is ConfirmationDialog and c.title == "Import heightmap" and c.visible:
+			dialog = c
+	if dialog == null:
+		push_error("editor shot: no import dialog")
+		return
+	var spins := dialog.find_children("*", "SpinBox", true, false)
+	spins[0].value = 29897.0
+	spins[1].value = 31782.0
+	await get_tree().create_timer(1.0).timeout
+	# The dialog is a window of its own: capture the whole (virtual) screen.
+	var screen := DisplayServer.screen_get_image(DisplayServer.window_get_current_screen())
+	if screen == null or screen.is_empty():
+		screen = get_viewport().get_texture().get_image()
+	screen.save_png(out_dir.path_join("import.png"))
+	dialog.hide()
+	plugin.call("_on_import_confirmed")
+	t.call("wait_for_generation")
+	var size: Vector2 = t.call("get_size")
+	var centre := t.global_position + Vector3(size.x / 2.0, 0.0, size.y / 2.0)
+	centre.y = t.call("get_height", centre)
+	# Within the editor camera's default 4 km far plane: a 5 km stretch of the 30 km map.
+	var eye := centre + Vector3(-600.0, 1300.0, 2300.0)
+	case.camera().global_transform = Transform3D(Basis.looking_at(centre - eye), eye)
+	await get_tree().create_timer(2.0).timeout
+	get_viewport().get_texture().get_image().save_png(out_dir.path_join("imported.png"))
+	print("editor shot: ", out_dir.path_join("import.png"))

@@ -1,6 +1,7 @@
 //! Heightmap interchange: 16-bit PNG, raw R16/R32, and the terrain JSON format (seed 002);
 //! cooked payloads; seed-002 scatter sets ([`scatter_set`]).
 
+pub mod heightmap_import;
 pub mod mask;
 pub mod payload;
 mod payload_meta;

@@ -4,8 +4,8 @@
 //! the map edges, the largest rivers run through low ground, channels merge into trunks and
 //! closed basins are rare and shallow (a DEM's pits, not lakes).
 
+use crate::formats::heightmap_import::{ImportOptions, plan};
 use crate::graph::eval::GraphCache;
-use crate::heightmap::import::{ImportOptions, plan};
 use crate::hydrology::Drainage;
 use crate::nodes::Quality;
 use std::sync::atomic::AtomicBool;

@@ -3,7 +3,6 @@
 //! ([`terrain_json`]), and resampling a decoded image onto a grid ([`resample`]). An algorithms
 //! module, so the Heightmap node can decode what the pipeline read; `formats` re-exports it.
 
-pub mod import;
 pub mod png16;
 pub mod raw;
 pub mod resample;

@@ -130,6 +130,11 @@ impl Dock {
         save.set_tooltip_text("Save the edited terrain asset now (Ctrl+S saves it too)");
         row.add_child(&save);
         row.add_child(&button("Generate", plugin, "_on_generate_pressed", &[]));
+        let mut import = button("Import heightmap…", plugin, "_on_import_pressed", &[]);
+        import.set_tooltip_text(
+            "Create a terrain asset from a heightmap file (PNG, R16, R32, terrain JSON) and assign it (undoable)",
+        );
+        row.add_child(&import);
         page.add_child(&row);
         let mut progress = ProgressBar::new_alloc();
         progress.set_max(1.0);

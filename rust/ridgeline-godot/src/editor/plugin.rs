@@ -48,6 +48,10 @@ pub struct RidgelineEditorPlugin {
     pub(super) dirty: Vec<Gd<TerrainAsset>>,
     /// The last message shown in the dock.
     pub(super) message: String,
+    /// The **Import heightmap…** dialogs.
+    import: Option<super::heightmap_import::ImportDialogs>,
+    /// Seconds since the terrains' source files were last checked.
+    since_source_check: f64,
     base: Base<EditorPlugin>,
 }
 
@@ -66,7 +70,25 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         self.base_mut()
             .add_control_to_dock(DockSlot::RIGHT_UL, &control);
         self.dock = Some(dock);
+        self.import = Some(super::heightmap_import::ImportDialogs::new(
+            &self.to_gd().upcast(),
+        ));
         self.refresh_dock();
+        self.base_mut().set_process(true);
+    }
+
+    fn process(&mut self, delta: f64) {
+        // About once a second: regenerate terrains whose heightmap files changed on disk.
+        self.since_source_check += delta;
+        if self.since_source_check < 1.0 {
+            return;
+        }
+        self.since_source_check = 0.0;
+        for mut t in crate::terrain::registry::live_terrains() {
+            if t.bind_mut().regenerate_if_sources_changed() && Some(&t) == self.terrain.as_ref() {
+                self.show_message("A heightmap changed on disk: regenerating…", false);
+            }
+        }
     }
 
     fn exit_tree(&mut self) {
@@ -76,6 +98,9 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         }
         if let Some(gizmo) = self.gizmo.take() {
             self.base_mut().remove_node_3d_gizmo_plugin(&gizmo);
+        }
+        if let Some(d) = self.import.take() {
+            d.free();
         }
         if let Some(dock) = self.dock.take() {
             // Detach first: on 4.6 removing the dock frees its wrapper and everything in it.
@@ -270,6 +295,72 @@ impl RidgelineEditorPlugin {
     #[func]
     pub fn is_stroking(&self) -> bool {
         self.stroke.is_some()
+    }
+
+    /// Imports a heightmap file (`res://…`: 16/8-bit PNG, R16, R32 or seed-002 terrain JSON) into
+    /// the edited terrain, as **Import heightmap…** in the dock does: writes a new terrain asset
+    /// `asset_path` (`res://…/<name>.terrain.json`; empty = beside the file, named after it)
+    /// whose graph reads the file, and assigns it to the terrain as one undo step. `options`:
+    /// `size` (Vector2, metres; default the file's extent or one metre per pixel),
+    /// `height_range` (Vector2: heights of the smallest and largest sample value, PNG and R16;
+    /// default the range the file embeds, else 0..100) and `raw_size` (Vector2i samples, raw
+    /// files that are not square). Returns false, with the reason in [method get_message], when
+    /// no terrain is selected, the file is missing, corrupt or outside the project, an option is
+    /// invalid or the asset exists — then nothing is written or changed.
+    #[func]
+    pub fn import_heightmap(
+        &mut self,
+        file: GString,
+        asset_path: GString,
+        options: VarDictionary,
+    ) -> bool {
+        let file = file.to_string();
+        let asset = match asset_path.to_string() {
+            a if a.is_empty() => super::heightmap_import::default_asset_path(&file),
+            a => a,
+        };
+        let result = crate::convert::panic_guard::catch(|| {
+            let plan = super::heightmap_import::plan(&file, &asset, &options)?;
+            self.import_planned(&file, &asset, &plan)
+        });
+        match result.unwrap_or_else(|e| Err(format!("import_heightmap: {e}"))) {
+            Ok(()) => true,
+            Err(e) => {
+                self.show_message(&format!("Import failed, nothing changed: {e}"), true);
+                false
+            }
+        }
+    }
+
+    /// Dock: **Import heightmap…** was pressed.
+    #[func]
+    fn _on_import_pressed(&mut self) {
+        if let Some(d) = &mut self.import {
+            d.pick_file();
+        }
+    }
+
+    /// The import file dialog picked `path`: prefill the options dialog from the file.
+    #[func]
+    fn _on_import_file_selected(&mut self, path: GString) {
+        let file = path.to_string();
+        let asset = super::heightmap_import::default_asset_path(&file);
+        match super::heightmap_import::plan(&file, &asset, &VarDictionary::new()) {
+            Ok(plan) => {
+                if let Some(d) = &mut self.import {
+                    d.show_options(&file, &plan, &asset);
+                }
+            }
+            Err(e) => self.show_message(&format!("Cannot import: {e}"), true),
+        }
+    }
+
+    /// The import options dialog was confirmed.
+    #[func]
+    fn _on_import_confirmed(&mut self) {
+        if let Some((file, asset, options)) = self.import.as_ref().map(|d| d.chosen()) {
+            self.import_heightmap(file.as_str().into(), asset.as_str().into(), options);
+        }
     }
 
     /// Dock: a tool button was pressed.

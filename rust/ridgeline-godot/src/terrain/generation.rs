@@ -106,6 +106,10 @@ impl Terrain3D {
                 }
             }
         }
+        self.source_stamps = match &source {
+            Source::Recipe(recipe, _, _) => super::source_watch::SourceStamps::capture(recipe),
+            Source::Cooked(_) => Default::default(),
+        };
         if let Some(old) = self.job.take() {
             old.cancel();
         }

@@ -43,6 +43,7 @@ impl INode3D for Terrain3D {
             next_edit_fault: None,
             editor_history: Default::default(),
             last_error: String::new(),
+            source_stamps: Default::default(),
             base,
         }
     }

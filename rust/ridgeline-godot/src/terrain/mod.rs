@@ -134,6 +134,8 @@ pub struct Terrain3D {
     /// Ids of the editor's undo steps (see [`editor_history`]).
     editor_history: editor_history::EditorHistory,
     last_error: String,
+    /// The files the graph read when the last generation started (see [`source_watch`]).
+    source_stamps: source_watch::SourceStamps,
     base: Base<Node3D>,
 }
 
@@ -161,6 +163,17 @@ impl Terrain3D {
     #[func]
     pub fn set_asset(&mut self, asset: Option<Gd<TerrainAsset>>) {
         self.asset = asset;
+        self.listen_to_asset();
+        self.source_changed();
+    }
+
+    /// Sets [member asset] and [member recipe] together and regenerates once (one of them
+    /// should be empty: both set is the usual error). The editor's undoable source changes
+    /// (**Import heightmap…**) use it, so no intermediate state generates.
+    #[func]
+    pub fn set_source(&mut self, asset: Option<Gd<TerrainAsset>>, recipe: GString) {
+        self.asset = asset;
+        self.recipe = recipe;
         self.listen_to_asset();
         self.source_changed();
     }
@@ -293,6 +306,7 @@ mod queries;
 pub mod query_view;
 pub mod ray_hit;
 pub mod registry;
+mod source_watch;
 mod surface_classes;
 mod surface_info;
 mod surface_queries;

@@ -84,16 +84,16 @@ pub fn plan(file: &Path, asset_path: &Path, opts: &ImportOptions) -> Result<Impo
             )
         })?;
     for (what, v) in [("size", opts.size), ("height range", opts.height_range)] {
-        if let Some(v) = v {
-            if !v.iter().all(|x| x.is_finite()) {
-                return Err(format!("{shown}: the {what} must be finite, got {v:?}"));
-            }
+        if let Some(v) = v
+            && !v.iter().all(|x| x.is_finite())
+        {
+            return Err(format!("{shown}: the {what} must be finite, got {v:?}"));
         }
     }
-    if let Some([x, z]) = opts.size {
-        if x <= 0.0 || z <= 0.0 {
-            return Err(format!("{shown}: the size must be positive, got {x} × {z}"));
-        }
+    if let Some([x, z]) = opts.size
+        && (x <= 0.0 || z <= 0.0)
+    {
+        return Err(format!("{shown}: the size must be positive, got {x} × {z}"));
     }
     let kind = if format == "terrain_json" {
         FileKind::TerrainJson
@@ -335,5 +335,5 @@ pub fn relative_reference(file: &Path, dir: &Path) -> Result<String, String> {
 }
 
 #[cfg(test)]
-#[path = "import_tests.rs"]
+#[path = "heightmap_import_tests.rs"]
 mod tests;
