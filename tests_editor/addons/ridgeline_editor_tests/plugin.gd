@@ -131,7 +131,7 @@ func _shot_import(case: Node, plugin: EditorPlugin, t: Node3D, out_dir: String) 
 	var centre := t.global_position + Vector3(size.x / 2.0, 0.0, size.y / 2.0)
 	centre.y = t.call("get_height", centre)
 	# Within the editor camera's default 4 km far plane: a 5 km stretch of the 30 km map.
-	var eye := centre + Vector3(-600.0, 1300.0, 2300.0)
+	var eye := centre + Vector3(-900.0, 1900.0, 2500.0)
 	case.camera().global_transform = Transform3D(Basis.looking_at(centre - eye), eye)
 	await get_tree().create_timer(2.0).timeout
 	get_viewport().get_texture().get_image().save_png(out_dir.path_join("imported.png"))

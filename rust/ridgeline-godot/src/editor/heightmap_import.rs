@@ -70,7 +70,8 @@ impl ImportDialogs {
         let mut grid = GridContainer::new_alloc();
         grid.set_columns(3);
         let size = [spin(0.001, 65536.0, 0.001), spin(0.001, 65536.0, 0.001)];
-        let range = [spin(-16384.0, 16384.0, 0.01), spin(-16384.0, 16384.0, 0.01)];
+        // Wide: a PNG's embedded range may be 0..65535 (v = h); the node checks the heights.
+        let range = [spin(-1.0e6, 1.0e6, 0.01), spin(-1.0e6, 1.0e6, 0.01)];
         for (text, [a, b], tip) in [
             (
                 "Size X / Z (m)",
