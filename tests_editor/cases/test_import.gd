@@ -52,7 +52,7 @@ func test_import_through_the_dialogs_assigns_a_new_asset_with_undo() -> void:
 	assert_eq(spins[0].value, 32.0, "size X prefilled from the file")
 	var line: LineEdit = dialog.find_children("*", "LineEdit", true, false)[-1]
 	assert_eq(line.text, DIR + "/ramp.terrain.json", "the asset beside the file")
-	assert_eq(spins[3].max, 1.0e6, "heights up to an embedded 0..65535 range fit")
+	assert_eq(spins[3].max_value, 1.0e6, "heights up to an embedded 0..65535 range fit")
 	spins[0].value = 128.0
 	spins[1].value = 128.0
 	spins[2].value = 0.0
