@@ -85,6 +85,8 @@ pub struct TerrainScatter {
     /// Placements removed with [method remove_object] (kept across regenerations).
     removed: HashSet<String>,
     removed_revision: u64,
+    /// The terrain's exclusions as last read, and their revision.
+    excluded: (Option<u64>, Vec<String>),
     last_transform: Option<Transform3D>,
     last_viewer: Vector3,
     shown: bool,
@@ -106,6 +108,7 @@ impl INode3D for TerrainScatter {
             palette: None,
             removed: HashSet::new(),
             removed_revision: 0,
+            excluded: (None, Vec::new()),
             last_transform: None,
             last_viewer: Vector3::ZERO,
             shown: true,
@@ -447,11 +450,17 @@ impl TerrainScatter {
         let t = terrain.bind();
         let view = t.scatter_view();
         let (exclusions, rev) = t.scatter_exclusions();
-        let excluded: Vec<String> = exclusions
-            .as_slice()
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        // Copied only when they changed (the frame path stays allocation-free).
+        if self.excluded.0 != Some(rev) {
+            self.excluded = (
+                Some(rev),
+                exclusions
+                    .as_slice()
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            );
+        }
         drop(t);
         let target = Target {
             terrain: terrain.get_global_transform(),
@@ -492,7 +501,7 @@ impl TerrainScatter {
             }
             self.streamer.owner = view.owner.clone();
             let mut hidden: HashSet<Ident> = HashSet::new();
-            for k in excluded.iter().chain(self.removed.iter()) {
+            for k in self.excluded.1.iter().chain(self.removed.iter()) {
                 if let Some(id) = parse_key(&view.scatter, &view.owner, k) {
                     hidden.insert(id);
                 }
