@@ -15,6 +15,7 @@
 //! | resources | resources |
 //! | terrain | terrain |
 //! | water | water |
+//! | scatter | scatter |
 //! | editor | editor |
 //!
 //! - `convert`: GDScript values to JSON, caught panics as errors, Rust enums as class enums.
@@ -27,6 +28,7 @@
 //!   (the reusable ray-cast result),
 //!   the live-terrain registry.
 //! - `water`: `TerrainWater`, `WaterSample`, `WaterEvent`, `WaterTracker`.
+//! - `scatter`: `TerrainScatter`, the MultiMesh renderer of a terrain's scatter placements.
 //! - `editor`: the editor plugin and the export cooker.
 //!
 //! ## Threads
@@ -68,6 +70,7 @@ mod convert;
 mod editor;
 mod render;
 mod resources;
+mod scatter;
 mod terrain;
 mod water;
 

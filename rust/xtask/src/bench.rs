@@ -109,6 +109,29 @@ pub fn run(args: &[String]) -> Result<()> {
                             eprintln!("{line}");
                         }
                     }
+                    // foliage_chunk_build, foliage_thinning_frame, godot_scatter_memory
+                    // (tests/bench/scatter.gd): rendered, so MultiMesh uploads reach the GPU.
+                    let mut sc = godot.render_command(1280, 720)?;
+                    sc.arg("--path")
+                        .arg(&dir)
+                        .arg("--script")
+                        .arg("res://bench/scatter.gd")
+                        .arg("--");
+                    if quick {
+                        sc.arg("--quick");
+                    }
+                    let sc = proc::run_captured(&mut sc, Duration::from_secs(600), "", true)?;
+                    if !sc.success() {
+                        eprintln!("{}", sc.text);
+                        bail!("the scatter benchmarks failed");
+                    }
+                    for line in sc.text.lines() {
+                        if line.starts_with("bench ") {
+                            lines.push(line.to_string());
+                        } else if line.starts_with("scatter:") {
+                            eprintln!("{line}");
+                        }
+                    }
                 }
                 Err(e) => eprintln!("xtask: skipping the rendered benchmarks (no renderer): {e:#}"),
             }

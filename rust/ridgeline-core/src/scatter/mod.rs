@@ -11,10 +11,13 @@
 //! - [`place`]: the whole placement, tiled and parallel, bit-identical on any thread count.
 //! - [`refilter`]: retained placements re-checked after edits (heights snap, filters re-run,
 //!   nothing is invented).
+//! - [`chunks`]: placements grouped by render chunk and rule, in an even thinning order.
+//! - [`thinning`]: how many of a chunk's placements to draw at a distance.
 //!
 //! A placement's identity is its owner, palette, rule and lattice square ([`Scatter::key`]):
 //! changing the terrain resolution, other rules or the rule order never changes it.
 
+pub mod chunks;
 pub mod cluster;
 pub mod filter;
 pub mod lattice;
@@ -23,6 +26,7 @@ pub mod place;
 pub mod refilter;
 pub mod spacing;
 pub mod surroundings;
+pub mod thinning;
 
 pub use filter::Environment;
 pub use palette::{Budgets, Palette, PlacementRule};

@@ -125,6 +125,11 @@ impl Terrain3D {
                 .classify_surface(&core, prepared.field.height_range(), cooked)
                 .map_err(|e| e.to_string())?;
         }
+        // Edits refilter the shown placements (they are already filtered: refiltering only
+        // removes, and undo restores from these).
+        if session.scatter().is_none() && !prepared.scatter.is_empty() {
+            session.attach_scatter(prepared.scatter.clone(), prepared.scatter.clone());
+        }
         let session = Arc::new(Mutex::new(session));
         Arc::make_mut(prepared).edits = Some(session.clone());
         Ok(session)

@@ -274,6 +274,12 @@ impl Terrain3D {
                     }
                 }
             }
+            // Placements refiltered inside the touched rectangle (TerrainScatter follows).
+            if let Some(sc) = s.scatter()
+                && !Arc::ptr_eq(sc, &prepared.scatter)
+            {
+                Arc::make_mut(prepared).scatter = sc.clone();
+            }
             prepared.field.clone()
         };
         // Chunk data not yet uploaded is stale now; it is rebuilt from the surface on upload.

@@ -40,12 +40,19 @@ pub struct Prepared {
     pub surface: Arc<ridgeline_core::pipeline::Surface>,
     /// What the classification read (rules on/off, flow, erosion), for reclassifying edits.
     pub sources: ridgeline_core::pipeline::SurfaceSources,
+    /// Scatter placements of the current surface (refiltered after every edit).
+    pub scatter: Arc<ridgeline_core::scatter::Scatter>,
+    /// The recipe's palette (rule geometry and collision); `None` for cooked payloads, which
+    /// store placements and rule ids only.
+    pub palette: Option<Arc<ridgeline_core::scatter::Palette>>,
 }
 
 /// A finished job: the surface and its first chunk data.
 pub type Finished = (Prepared, ChunkData);
 
 /// What the poll found.
+// Returned by value once per poll and matched at once, never stored: boxing buys nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Poll {
     /// Still running; the latest progress if it changed.
     Running(Option<(f32, String)>),
@@ -167,6 +174,7 @@ fn prepare(
         .into_iter()
         .collect();
     out.0.edits = done.session.map(|s| Arc::new(Mutex::new(s)));
+    out.0.palette = recipe.palette.clone().map(Arc::new);
     Ok(out)
 }
 
@@ -190,8 +198,7 @@ fn build(
         region_biomes,
         surface,
         sources,
-        // Placements reach Godot with the scatter nodes (issue 15, Godot part).
-        scatter: _,
+        scatter,
     } = prepared;
     report(0.85, "meshing chunks and collision");
     let chunks = ChunkData::build(&field);
@@ -209,6 +216,8 @@ fn build(
         edits: None,
         surface: Arc::new(surface),
         sources,
+        scatter,
+        palette: None,
     };
     (prepared, chunks)
 }

@@ -27,6 +27,8 @@ impl INode3D for Terrain3D {
             collision_mask: 1,
             terrain_id: GString::new(),
             use_generation_cache: true,
+            scatter_exclusions: PackedStringArray::new(),
+            scatter_exclusions_revision: 0,
             view: Rc::new(QueryView::default()),
             pending_chunks: None,
             source_replaced: false,

@@ -105,6 +105,14 @@ pub struct Terrain3D {
     #[export]
     #[var]
     use_generation_cache: bool,
+    /// Stable keys (`owner:palette:rule:i:j`, see [method get_scatter_placements]) of scatter
+    /// placements not to render: [TerrainScatter] skips them (no mesh, collision or node).
+    /// Saved with the scene; duplicates are dropped when set.
+    #[export]
+    #[var(set = set_scatter_exclusions)]
+    scatter_exclusions: PackedStringArray,
+    /// Bumped whenever [member scatter_exclusions] changes (scatter nodes poll it).
+    scatter_exclusions_revision: u64,
 
     /// The current surface and placement, shared with the hot queries (see [`query_view`]).
     view: Rc<QueryView>,
@@ -247,6 +255,13 @@ impl Terrain3D {
             .set_collision(self.collision_layer, self.collision_mask);
     }
 
+    /// Sets [member scatter_exclusions] (duplicates dropped, order kept); [TerrainScatter]s
+    /// rebuild the chunks whose placements it changes.
+    #[func]
+    pub fn set_scatter_exclusions(&mut self, keys: PackedStringArray) {
+        self.store_scatter_exclusions(keys);
+    }
+
     /// Version of the Ridgeline generator this extension was built with (part of every cache
     /// key and payload header).
     #[func]
@@ -306,6 +321,7 @@ mod queries;
 pub mod query_view;
 pub mod ray_hit;
 pub mod registry;
+pub mod scatter_state;
 mod source_watch;
 mod surface_classes;
 mod surface_info;
