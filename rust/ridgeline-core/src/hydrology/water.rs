@@ -263,6 +263,59 @@ impl WaterSet {
         Ok(())
     }
 
+    /// True when every body still holds the definition that resolves it (a cooked payload or
+    /// the development cache keeps bodies without their lake centre and radius or river
+    /// width); then [`Self::refresh`] can re-resolve them, else use
+    /// [`Self::refresh_from_coverage`].
+    pub fn definitions_complete(&self) -> bool {
+        self.bodies.iter().all(|b| match &b.footprint {
+            Footprint::Lake { radius, .. } => *radius > 0.0,
+            Footprint::River { width, .. } => *width > 0.0,
+            Footprint::Ocean { .. } => true,
+        })
+    }
+
+    /// Re-resolves coverage on a changed ground from the current coverage, for bodies without
+    /// their definition: an owned sample stays wet while its ground lies below its surface;
+    /// lakes and oceans also spread from their remaining wet samples over connected free
+    /// ground below their level (with no boundary to stop them); rivers never grow. Warnings
+    /// stay as they were.
+    pub fn refresh_from_coverage(&mut self, ground: &Field<f32>) {
+        if self.owner.is_empty() {
+            return;
+        }
+        let g = ground.as_slice();
+        let [w, h] = self.grid.samples();
+        for (i, o) in self.owner.iter_mut().enumerate() {
+            if *o != 0 && g[i] >= self.surface[i] {
+                *o = 0;
+            }
+        }
+        for (b, body) in self.bodies.iter_mut().enumerate() {
+            let index = b as u16 + 1;
+            if body.kind != WaterKind::River {
+                let mut stack: Vec<usize> =
+                    (0..w * h).filter(|&i| self.owner[i] == index).collect();
+                while let Some(i) = stack.pop() {
+                    let (x, z) = ((i % w) as i32, (i / w) as i32);
+                    for (ox, oz) in NEIGHBOURS {
+                        let (nx, nz) = (x + ox, z + oz);
+                        if nx < 0 || nz < 0 || nx >= w as i32 || nz >= h as i32 {
+                            continue;
+                        }
+                        let j = nz as usize * w + nx as usize;
+                        if self.owner[j] == 0 && g[j] < body.level {
+                            self.owner[j] = index;
+                            self.surface[j] = body.level;
+                            stack.push(j);
+                        }
+                    }
+                }
+            }
+            body.wet_samples = self.owner.iter().filter(|&&o| o == index).count() as u32;
+        }
+    }
+
     /// Water at terrain-local (x, z) over `ground`, or `None` when dry or outside.
     pub fn sample(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<WaterSample> {
         let w = self.column(ground, x, z)?;
