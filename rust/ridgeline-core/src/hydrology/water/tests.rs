@@ -217,9 +217,8 @@ fn refresh_from_coverage_dries_raised_ground_and_spreads_lakes_into_lowered_grou
     });
     set.refresh_from_coverage(&edited);
     let g = edited.as_slice();
-    for i in 0..n * n {
-        let wet = set.owner[i] == 1;
-        assert_eq!(wet, g[i] < 0.0, "sample {i}");
+    for (i, &ground) in g.iter().enumerate() {
+        assert_eq!(set.owner[i] == 1, ground < 0.0, "sample {i}");
     }
     assert_eq!(set.bodies[0].wet_samples, (14 * n - 4) as u32);
 }
