@@ -5,6 +5,9 @@ use super::column::{WorldColumn, column_at};
 use godot::classes::{INode, Node};
 use godot::prelude::*;
 
+/// How far above the surface (world units) the body's origin may be and still swim.
+const SURFACE_REACH: f32 = 0.5;
+
 /// Swims its parent [RigidBody3D] through terrain water along a direction the game sets each
 /// step: add it as a child of the body (with a [TerrainBuoyancy] to keep it afloat).
 ///
@@ -23,9 +26,6 @@ use godot::prelude::*;
 ///     if $Player/TerrainSwimming.swimming:
 ///         $AnimationPlayer.play("swim")
 /// [/codeblock]
-/// How far above the surface (world units) the body's origin may be and still swim.
-const SURFACE_REACH: f32 = 0.5;
-
 #[derive(GodotClass)]
 #[class(init, base = Node)]
 pub struct TerrainSwimming {
