@@ -3,7 +3,8 @@ extends Node3D
 ## has generated, balls are dropped onto it (physics uses the terrain's collision), the HUD shows
 ## a height query, and a marker drifting across the river prints water events from a tracker.
 ## Two runtime edits show the editing API: a blast crater (lower + a raised rim) and a flattened
-## building pad, each rebuilding only the chunks it touches.
+## building pad, each rebuilding only the chunks it touches. A boat floats down the river and a
+## swimmer crosses it (buoyancy and swimming, docs/water.md).
 ##
 ## With the user argument [code]--screenshot=PATH[/code] (as `cargo xtask demo` passes when there
 ## is no display) it waits for generation, lets the balls fall, saves the viewport to PATH as PNG
@@ -53,6 +54,7 @@ func _on_generated(ok: bool, message: String) -> void:
 	_sculpt(size)
 	_drop_balls(size)
 	_add_marker()
+	_launch_boats()
 	if screenshot_path != "":
 		_save_screenshot.call_deferred()
 
@@ -108,6 +110,50 @@ func _add_marker() -> void:
 	m.material = mat
 	marker.mesh = m
 	add_child(marker)
+
+
+## A floating boat (TerrainBuoyancy) drifting down the river, and a swimmer (TerrainBuoyancy +
+## TerrainSwimming) crossing it; see docs/water.md.
+func _launch_boats() -> void:
+	var boat := _water_body(Vector3(590, 0, 562), Vector3(6, 1.6, 3), Color(0.55, 0.33, 0.18), 1200.0)
+	var hull := TerrainBuoyancy.new()
+	hull.half_height = 0.8
+	hull.density_ratio = 2.5
+	boat.add_child(hull)
+	var swimmer := _water_body(Vector3(700, 0, 596), Vector3(1.2, 1.2, 1.2), Color(1.0, 0.45, 0.1), 80.0)
+	var body := TerrainBuoyancy.new()
+	body.half_height = 0.6
+	body.density_ratio = 1.2
+	body.linear_drag = 0.0  # the swimming force handles drag
+	swimmer.add_child(body)
+	var swim := TerrainSwimming.new()
+	swim.name = "Swimming"
+	swim.speed = 2.5
+	swim.direction = Vector3(-0.34, 0, 0.94)  # across the river
+	swimmer.add_child(swim)
+
+
+func _water_body(at: Vector3, size: Vector3, color: Color, mass: float) -> RigidBody3D:
+	var body := RigidBody3D.new()
+	body.mass = mass
+	var water := TerrainWater.sample(Vector3(at.x, 500, at.z))
+	at.y = (water.surface.y if water else terrain.get_height(at)) + 0.5
+	body.position = at
+	var mesh := BoxMesh.new()
+	mesh.size = size
+	var material := StandardMaterial3D.new()
+	material.albedo_color = color
+	mesh.material = material
+	var visual := MeshInstance3D.new()
+	visual.mesh = mesh
+	var shape := BoxShape3D.new()
+	shape.size = size
+	var collider := CollisionShape3D.new()
+	collider.shape = shape
+	body.add_child(visual)
+	body.add_child(collider)
+	add_child(body)
+	return body
 
 
 func _physics_process(delta: float) -> void:

@@ -59,6 +59,30 @@ pub fn run(args: &[String]) -> Result<()> {
                     eprintln!("{line}");
                 }
             }
+            // godot_water_sample and buoyancy_1000_bodies (tests/bench/water.gd).
+            let mut water = godot.command();
+            water
+                .arg("--headless")
+                .arg("--path")
+                .arg(&dir)
+                .arg("--script")
+                .arg("res://bench/water.gd")
+                .arg("--");
+            if quick {
+                water.arg("--quick");
+            }
+            let water = proc::run_captured(&mut water, Duration::from_secs(600), "", true)?;
+            if !water.success() {
+                eprintln!("{}", water.text);
+                bail!("the water benchmark script failed");
+            }
+            for line in water.text.lines() {
+                if line.starts_with("bench ") {
+                    lines.push(line.to_string());
+                } else if line.starts_with("water bench:") {
+                    eprintln!("{line}");
+                }
+            }
             // Rendered-frame statistics need a renderer: Xvfb + OpenGL 3.
             match godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
                 .and_then(|_| godot.render_command(1280, 720))

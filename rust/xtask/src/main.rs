@@ -12,6 +12,7 @@ mod layering;
 mod proc;
 mod project;
 mod test;
+mod water_views;
 
 use anyhow::{Context, Result, bail};
 use std::path::{Path, PathBuf};
@@ -32,6 +33,8 @@ verbs:
                    target/editor-shot/
   demo [--png]     build and run the demo; without a display (or with --png) render it under
                    Xvfb to target/demo/demo.png
+  water-views      build, render the water views (river, lake shore, under water) under Xvfb
+                   into target/water-views/ and judge them (the water render checks of `test`)
   bench [--quick]  run every benchmark; prints `bench <id> ours=… peer=… ratio=… unit=…`
   layering         check every crate's module imports against the layer table in its lib.rs
                    docs (also the first step of `test`)
@@ -52,6 +55,7 @@ fn main() {
         Some("demo") => art::ensure().and_then(|_| demo(&args[1..])),
         Some("bench") => art::ensure().and_then(|_| bench::run(&args[1..])),
         Some("art") => art::run(&args[1..]),
+        Some("water-views") => art::ensure().and_then(|_| test::water_views_verb()),
         Some("layering") => layering::run(&repo_root()).and_then(|ok| {
             if ok {
                 Ok(())
@@ -188,6 +192,40 @@ pub fn render_demo(godot: &godot::Godot, user_args: &[String]) -> Result<PathBuf
         bail!("the demo ran but wrote no screenshot at {}", png.display());
     }
     Ok(png)
+}
+
+/// Renders `tests/render/water_views.gd` on the demo under Xvfb into `target/water-views/`;
+/// returns the directory. The demo must already be built and imported.
+pub fn render_water_views(godot: &godot::Godot) -> Result<PathBuf> {
+    godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
+    let demo = repo_root().join("demo_project");
+    let script = repo_root().join("tests/render/water_views.gd");
+    let out_dir = target_dir().join("water-views");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    std::fs::create_dir_all(&out_dir)?;
+    eprintln!("xtask: rendering the water views under Xvfb (OpenGL 3, software)");
+    let mut cmd = godot.render_command(1280, 720)?;
+    cmd.arg("--path")
+        .arg(&demo)
+        .arg("--resolution")
+        .arg("1280x720")
+        .arg("--script")
+        .arg(&script)
+        .arg("--")
+        .arg(format!("--out={}", out_dir.display()));
+    let out = proc::run_captured(
+        &mut cmd,
+        std::time::Duration::from_secs(300),
+        "  godot| ",
+        false,
+    )?;
+    if !out.success() {
+        bail!(
+            "the water views did not render (Godot exited with {:?})",
+            out.status
+        );
+    }
+    Ok(out_dir)
 }
 
 fn demo(args: &[String]) -> Result<()> {

@@ -123,6 +123,12 @@ pub fn run(args: &[String]) -> Result<()> {
             if filter.is_none() {
                 render_check(&godot, &mut tally);
             }
+            if filter
+                .as_deref()
+                .is_none_or(|f| f.contains("water") || f.contains("render"))
+            {
+                water_render_checks(&godot, &mut tally);
+            }
         }
         Err(e) => tally.problem(format!("extension build failed: {e:#}")),
     }
@@ -327,6 +333,42 @@ fn render_check(godot: &godot::Godot, tally: &mut Tally) {
         }
         Err(e) => tally.problem(format!("render check failed: {e:#}")),
     }
+}
+
+/// The water views (see `water_views`): render, then judge each picture.
+fn water_render_checks(godot: &godot::Godot, tally: &mut Tally) {
+    let demo = repo_root().join("demo_project");
+    let result = project::import(godot, &demo)
+        .and_then(|_| crate::render_water_views(godot))
+        .and_then(|dir| crate::water_views::judge(&dir));
+    match result {
+        Ok(verdicts) => {
+            for v in verdicts {
+                eprintln!("xtask: {}: {}", v.name, v.detail);
+                if v.ok {
+                    tally.passed += 1;
+                    println!("PASS {}", v.name);
+                } else {
+                    println!("FAIL {}: {}", v.name, v.detail);
+                    tally.problem(format!("{}: {}", v.name, v.detail));
+                }
+            }
+        }
+        Err(e) => tally.problem(format!("water render checks failed: {e:#}")),
+    }
+}
+
+/// `cargo xtask water-views`: build, import, render and judge the water views.
+pub fn water_views_verb() -> Result<()> {
+    let godot = godot::locate_or_provision()?;
+    crate::build_and_install()?;
+    let mut tally = Tally::default();
+    water_render_checks(&godot, &mut tally);
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    if tally.failed > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
 }
 
 struct Coverage {

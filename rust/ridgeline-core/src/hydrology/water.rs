@@ -13,6 +13,7 @@ use crate::grid::{Field, Grid};
 use crate::hydrology::drainage::NEIGHBOURS;
 
 pub mod channel;
+pub mod surface_mesh;
 
 /// Most water bodies one terrain can hold (sample ownership is stored in 16 bits).
 pub const MAX_BODIES: usize = u16::MAX as usize - 1;
@@ -262,6 +263,59 @@ impl WaterSet {
         Ok(())
     }
 
+    /// True when every body still holds the definition that resolves it (a cooked payload or
+    /// the development cache keeps bodies without their lake centre and radius or river
+    /// width); then [`Self::refresh`] can re-resolve them, else use
+    /// [`Self::refresh_from_coverage`].
+    pub fn definitions_complete(&self) -> bool {
+        self.bodies.iter().all(|b| match &b.footprint {
+            Footprint::Lake { radius, .. } => *radius > 0.0,
+            Footprint::River { width, .. } => *width > 0.0,
+            Footprint::Ocean { .. } => true,
+        })
+    }
+
+    /// Re-resolves coverage on a changed ground from the current coverage, for bodies without
+    /// their definition: an owned sample stays wet while its ground lies below its surface;
+    /// lakes and oceans also spread from their remaining wet samples over connected free
+    /// ground below their level (with no boundary to stop them); rivers never grow. Warnings
+    /// stay as they were.
+    pub fn refresh_from_coverage(&mut self, ground: &Field<f32>) {
+        if self.owner.is_empty() {
+            return;
+        }
+        let g = ground.as_slice();
+        let [w, h] = self.grid.samples();
+        for (i, o) in self.owner.iter_mut().enumerate() {
+            if *o != 0 && g[i] >= self.surface[i] {
+                *o = 0;
+            }
+        }
+        for (b, body) in self.bodies.iter_mut().enumerate() {
+            let index = b as u16 + 1;
+            if body.kind != WaterKind::River {
+                let mut stack: Vec<usize> =
+                    (0..w * h).filter(|&i| self.owner[i] == index).collect();
+                while let Some(i) = stack.pop() {
+                    let (x, z) = ((i % w) as i32, (i / w) as i32);
+                    for (ox, oz) in NEIGHBOURS {
+                        let (nx, nz) = (x + ox, z + oz);
+                        if nx < 0 || nz < 0 || nx >= w as i32 || nz >= h as i32 {
+                            continue;
+                        }
+                        let j = nz as usize * w + nx as usize;
+                        if self.owner[j] == 0 && g[j] < body.level {
+                            self.owner[j] = index;
+                            self.surface[j] = body.level;
+                            stack.push(j);
+                        }
+                    }
+                }
+            }
+            body.wet_samples = self.owner.iter().filter(|&&o| o == index).count() as u32;
+        }
+    }
+
     /// Water at terrain-local (x, z) over `ground`, or `None` when dry or outside.
     pub fn sample(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<WaterSample> {
         let w = self.column(ground, x, z)?;
@@ -299,16 +353,7 @@ impl WaterSet {
             .iter()
             .map(|&(cx, cz)| self.owner[cz * w + cx])
             .find(|&o| o != 0)?;
-        let body = &self.bodies[body_index as usize - 1];
-        let corner_surface = |cx: usize, cz: usize| -> f32 {
-            let i = cz * w + cx;
-            if self.owner[i] == body_index {
-                self.surface[i]
-            } else {
-                body.level_near(self, cx, cz)
-            }
-        };
-        let s = [0, 1, 2, 3].map(|k| corner_surface(corners[k].0, corners[k].1));
+        let s = [0, 1, 2, 3].map(|k| self.corner_surface(body_index, corners[k].0, corners[k].1));
         let (surface, grad) = if u + v <= 1.0 {
             (
                 s[0] + u * (s[1] - s[0]) + v * (s[2] - s[0]),
@@ -332,6 +377,34 @@ impl WaterSet {
         })
     }
 
+    /// The owning body (index + 1) of the cell whose lowest corner is sample (x, z): the first
+    /// owning corner in the order (x, z), (x+1, z), (x, z+1), (x+1, z+1), the order
+    /// [`Self::sample`] uses; 0 when no corner is wet. Shared by queries and surface meshes.
+    pub fn cell_owner(&self, x: usize, z: usize) -> u16 {
+        if self.owner.is_empty() {
+            return 0;
+        }
+        let w = self.grid.samples()[0];
+        [(x, z), (x + 1, z), (x, z + 1), (x + 1, z + 1)]
+            .iter()
+            .map(|&(cx, cz)| self.owner[cz * w + cx])
+            .find(|&o| o != 0)
+            .unwrap_or(0)
+    }
+
+    /// The water surface at sample (cx, cz) as body `body_index` (index + 1) sees it: the
+    /// sample's own surface when the body owns it, otherwise the surface a dry (or foreign)
+    /// corner takes next to the body (its level; a follow-bed river's nearest wet neighbour).
+    /// Queries and surface meshes interpolate these corner values on the terrain triangles.
+    pub fn corner_surface(&self, body_index: u16, cx: usize, cz: usize) -> f32 {
+        let i = cz * self.grid.samples()[0] + cx;
+        if self.owner_at(i) == body_index {
+            self.surface[i]
+        } else {
+            self.bodies[body_index as usize - 1].level_near(self, body_index, cx, cz)
+        }
+    }
+
     /// True when (x, y, z) is under water: at or above the bed and below the surface.
     pub fn is_underwater(&self, ground: &crate::Heightfield, x: f32, y: f32, z: f32) -> bool {
         self.sample(ground, x, z)
@@ -340,31 +413,36 @@ impl WaterSet {
 }
 
 impl WaterBody {
-    /// Surface used for a dry corner next to this body.
-    fn level_near(&self, set: &WaterSet, cx: usize, cz: usize) -> f32 {
+    /// Surface used for a dry (or foreign) corner next to this body (index + 1 `me`): its
+    /// level; for a follow-bed river, the mean surface of the body's samples among the eight
+    /// neighbours (every corner of a cell the body owns has one), else the level.
+    fn level_near(&self, set: &WaterSet, me: u16, cx: usize, cz: usize) -> f32 {
         match &self.footprint {
             Footprint::River {
                 follow_bed: Some(_),
                 ..
             } => {
-                // Nearest wet neighbour's surface (follow-bed rivers slope).
-                let w = set.grid.samples()[0];
-                let h = set.grid.samples()[1];
-                let me = set
-                    .bodies
-                    .iter()
-                    .position(|b| b.id == self.id)
-                    .map_or(0, |p| p as u16 + 1);
-                for (dx, dz) in NEIGHBOURS {
-                    let (nx, nz) = (cx as i32 + dx, cz as i32 + dz);
-                    if nx >= 0 && nz >= 0 && (nx as usize) < w && (nz as usize) < h {
+                let [w, h] = set.grid.samples();
+                let (mut sum, mut n) = (0.0f32, 0u32);
+                for dz in -1i32..=1 {
+                    for dx in -1i32..=1 {
+                        let (nx, nz) = (cx as i32 + dx, cz as i32 + dz);
+                        if (dx, dz) == (0, 0)
+                            || nx < 0
+                            || nz < 0
+                            || nx as usize >= w
+                            || nz as usize >= h
+                        {
+                            continue;
+                        }
                         let j = nz as usize * w + nx as usize;
                         if set.owner[j] == me {
-                            return set.surface[j];
+                            sum += set.surface[j];
+                            n += 1;
                         }
                     }
                 }
-                self.level
+                if n > 0 { sum / n as f32 } else { self.level }
             }
             _ => self.level,
         }

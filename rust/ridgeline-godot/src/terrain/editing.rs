@@ -304,6 +304,9 @@ impl Terrain3D {
         if !r.is_empty() {
             self.update_control_rect(r.x0, r.z0, r.x1, r.z1);
         }
+        if !change.heights.is_empty() {
+            self.refresh_water_after_edit();
+        }
         if godot::classes::Engine::singleton().is_editor_hint() {
             self.write_strokes_to_asset(s);
         }

@@ -227,6 +227,17 @@ impl Terrain3D {
                 }
                 let origin = prepared.origin;
                 *self.prepared_mut() = Some(Arc::new(prepared));
+                // Water bank warnings: pushed, listed by get_warnings() and appended to the
+                // message (`generated; water warnings: …`).
+                let water_warnings = self.water_warnings();
+                for w in &water_warnings {
+                    godot_warn!("{w}");
+                }
+                let message = if water_warnings.is_empty() {
+                    origin.to_string()
+                } else {
+                    format!("{origin}; water warnings: {}", water_warnings.join("; "))
+                };
                 self.register_view();
                 self.session_lost = None;
                 self.last_error.clear();
@@ -239,7 +250,7 @@ impl Terrain3D {
                 );
                 self.emit_deferred(
                     "generation_finished",
-                    &[true.to_variant(), origin.to_variant()],
+                    &[true.to_variant(), message.to_variant()],
                 );
             }
             Err(msg) => {

@@ -5,7 +5,9 @@ use super::query_view::{self, QueryView};
 use super::{Terrain3D, registry};
 use crate::render::chunk_data::ChunkData;
 use crate::render::chunks::{ChunkResources, Placement};
+use crate::render::water_node::TerrainWaterSurface;
 use crate::render::water_surfaces::WaterSurfaces;
+use godot::classes::node::InternalMode;
 use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
@@ -38,6 +40,7 @@ impl INode3D for Terrain3D {
             resource_builds: 0,
             chunk_updates: 0,
             water: WaterSurfaces::default(),
+            water_node: None,
             job: None,
             cache: Arc::new(Mutex::new(GraphCache::default())),
             masks: None,
@@ -77,19 +80,17 @@ impl INode3D for Terrain3D {
             Node3DNotification::ENTER_WORLD => self.rebuild_resources(),
             Node3DNotification::EXIT_WORLD => {
                 self.chunks.free();
-                self.water.free();
+                self.free_water();
             }
             Node3DNotification::LOCAL_TRANSFORM_CHANGED => self.view.xform.invalidate(),
             Node3DNotification::TRANSFORM_CHANGED => {
                 self.view.xform.invalidate();
                 let t = self.base().get_global_transform();
                 self.chunks.set_transform(t);
-                self.water.set_transform(t);
             }
             Node3DNotification::VISIBILITY_CHANGED => {
                 let v = self.base().is_visible_in_tree();
                 self.chunks.set_visible(v);
-                self.water.set_visible(v);
             }
             _ => {}
         }
@@ -121,7 +122,7 @@ impl Terrain3D {
     /// generation).
     pub(super) fn rebuild_resources(&mut self) {
         self.chunks.free();
-        self.water.free();
+        self.free_water();
         let (Some(prepared), Some(place)) = (self.prepared().clone(), self.placement()) else {
             return;
         };
@@ -133,12 +134,46 @@ impl Terrain3D {
         let material = self.materials.surface.rid();
         self.chunks = ChunkResources::build(&prepared.field, &chunks, &place, material);
         self.resource_builds += 1;
-        self.water = WaterSurfaces::build(
-            &prepared.field,
-            &prepared.water,
-            place.scenario,
-            place.transform,
-            place.visible,
-        );
+        self.water = WaterSurfaces::build(&prepared.field, &prepared.water);
+        self.attach_water();
+    }
+
+    /// Shows the water mesh in the terrain's [`TerrainWaterSurface`]: the first such child (a
+    /// designer's), else an internal one added here (only when there is water).
+    pub(super) fn attach_water(&mut self) {
+        let mesh = self.water.mesh();
+        if self.water_node.as_ref().is_none_or(|n| {
+            !n.is_instance_valid() || n.get_parent().as_ref() != Some(&self.to_gd().upcast())
+        }) {
+            self.water_node = self
+                .base()
+                .get_children_ex()
+                .include_internal(true)
+                .done()
+                .iter_shared()
+                .find_map(|c| c.try_cast::<TerrainWaterSurface>().ok());
+        }
+        if self.water_node.is_none() && mesh.is_some() {
+            let mut node = TerrainWaterSurface::new_alloc();
+            node.set_name("Water");
+            self.base_mut()
+                .add_child_ex(&node)
+                .internal(InternalMode::BACK)
+                .done();
+            self.water_node = Some(node);
+        }
+        if let Some(node) = &mut self.water_node {
+            node.set_base(mesh.unwrap_or(Rid::Invalid));
+        }
+    }
+
+    /// Detaches the water mesh from its node and frees it.
+    pub(super) fn free_water(&mut self) {
+        if let Some(node) = &mut self.water_node
+            && node.is_instance_valid()
+        {
+            node.set_base(Rid::Invalid);
+        }
+        self.water.free();
     }
 }

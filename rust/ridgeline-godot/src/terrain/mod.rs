@@ -130,6 +130,8 @@ pub struct Terrain3D {
     resource_builds: u64,
     chunk_updates: u64,
     water: WaterSurfaces,
+    /// The node showing [`Self::water`] (see [`lifecycle`]).
+    water_node: Option<Gd<crate::render::water_node::TerrainWaterSurface>>,
     job: Option<GenerationJob>,
     cache: Arc<Mutex<GraphCache>>,
     /// Mask images of the current generation and its edits.
@@ -156,8 +158,9 @@ impl Terrain3D {
 
     /// Emitted when a generation ends. `ok` is false on failure or cancellation; `message` says
     /// why. On success `message` says where the surface came from: `"generated"`,
-    /// `"development cache"` or `"cooked payload"`. A failed generation keeps the previous
-    /// surface.
+    /// `"development cache"` or `"cooked payload"`, followed by `"; water warnings: …"` when
+    /// water bodies found bank problems (also in [method get_warnings]). A failed generation
+    /// keeps the previous surface.
     #[signal]
     fn generation_finished(ok: bool, message: GString);
 
@@ -327,3 +330,4 @@ mod surface_classes;
 mod surface_info;
 mod surface_queries;
 mod transform_cache;
+mod water_edits;

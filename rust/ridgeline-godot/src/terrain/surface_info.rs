@@ -158,11 +158,11 @@ impl Terrain3D {
         })
     }
 
-    /// Number of water surface render instances currently owned (one per body; water has no
-    /// collider).
+    /// Number of water surfaces currently shown (one per body with water, all drawn by the
+    /// terrain's [TerrainWaterSurface]; water has no collider).
     #[func]
     pub fn get_water_instance_count(&self) -> i32 {
-        self.water.instance_count() as i32
+        self.water.surface_count() as i32
     }
 
     /// Number of chunk render instances currently owned (for diagnostics and tests).

@@ -1,9 +1,8 @@
 //! `TerrainWater`: water queries over the loaded terrains.
 
+use super::column::column_at;
 use super::sample::{WaterSample, make_sample};
 use super::tracker::WaterTracker;
-use crate::terrain::TerrainHandle;
-use crate::terrain::registry::live_terrains;
 use godot::prelude::*;
 
 /// Water queries over every loaded terrain: the entry point of Ridgeline's water API.
@@ -48,13 +47,5 @@ impl TerrainWater {
 
 /// The first wet column at `position` among the live terrains matching `filter`.
 pub fn sample_terrains(position: Vector3, filter: &GString) -> Option<Gd<WaterSample>> {
-    for t in live_terrains().into_iter().filter_map(TerrainHandle::of) {
-        if !filter.is_empty() && t.placement_id() != *filter {
-            continue;
-        }
-        if let Some(column) = t.water_column(position) {
-            return Some(make_sample(&t, &column));
-        }
-    }
-    None
+    column_at(position, filter).map(|(t, column)| make_sample(&t, &column))
 }

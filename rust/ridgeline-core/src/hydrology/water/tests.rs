@@ -190,3 +190,35 @@ fn depth_at_is_the_sampled_depth_everywhere_and_zero_when_dry() {
         "both cases covered: {wet} wet, {dry} dry"
     );
 }
+
+#[test]
+fn refresh_from_coverage_dries_raised_ground_and_spreads_lakes_into_lowered_ground() {
+    let n = 21;
+    // A pit (ground −2) in a plateau (ground 2), lake level 0.
+    let ground = field(n, |x, _| if x < 10.0 { -2.0 } else { 2.0 });
+    let mut set = WaterSet::empty(grid(n));
+    set.add(lake("pit", 0.0, [4.0, 10.0], 30.0), &ground);
+    let before = set.bodies[0].wet_samples;
+    assert_eq!(before, 10 * n as u32);
+    // Without its definition (as loaded from a payload), the lake keeps its coverage rules.
+    if let Footprint::Lake { radius, .. } = &mut set.bodies[0].footprint {
+        *radius = 0.0;
+    }
+    assert!(!set.definitions_complete());
+    // Lower a strip of the plateau next to the pit and raise a corner of the pit.
+    let edited = field(n, |x, z| {
+        if x < 2.0 && z < 2.0 {
+            1.0
+        } else if x < 14.0 {
+            -2.0
+        } else {
+            2.0
+        }
+    });
+    set.refresh_from_coverage(&edited);
+    let g = edited.as_slice();
+    for (i, &ground) in g.iter().enumerate() {
+        assert_eq!(set.owner[i] == 1, ground < 0.0, "sample {i}");
+    }
+    assert_eq!(set.bodies[0].wet_samples, (14 * n - 4) as u32);
+}

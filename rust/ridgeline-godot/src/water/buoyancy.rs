@@ -1,0 +1,130 @@
+//! `TerrainBuoyancy`: floats its parent RigidBody3D on terrain water.
+
+use super::column::{WorldColumn, column_at};
+use godot::classes::{INode, Node, RigidBody3D};
+use godot::prelude::*;
+
+/// Floats its parent [RigidBody3D] on terrain water: add it as a child of the body.
+///
+/// Once per physics step it samples the water at the body (the same query as
+/// [method TerrainWater.sample]) and measures a virtual upright segment of
+/// [code]2 × half_height[/code] centred on the body's origin along the column's
+/// [member WaterSample.column_up]. The submerged fraction [code]f[/code] of that segment gives a
+/// lift of [code]−gravity × mass × density_ratio × f[/code] (so the body settles with
+/// [code]2 × half_height / density_ratio[/code] submerged when [code]density_ratio ≥ 1[/code];
+/// below 1 it sinks), and drag [code]mass × linear_drag × f × (flow − velocity)[/code] pulls it
+/// towards the water's current ([member WaterSample.flow_velocity]); [member angular_drag]
+/// damps spin in water (a torque scaled by [code]mass × half_height²[/code]). It does not integrate hull volume or righting torque.
+///
+/// Forces go only to an enabled dynamic body: nothing happens when the parent is not a
+/// [RigidBody3D], is frozen (static or kinematic), is not processing, when the component is
+/// disabled, or when the column is dry or missing. It never changes the body's type, gravity,
+/// position or shape. Set [member gravity] to the game's gravity times the body's
+/// [member RigidBody3D.gravity_scale].
+/// [codeblock]
+/// var float := TerrainBuoyancy.new()
+/// float.half_height = 0.5
+/// float.density_ratio = 2.0  # floats half submerged
+/// $Boat.add_child(float)
+/// [/codeblock]
+#[derive(GodotClass)]
+#[class(init, base = Node)]
+pub struct TerrainBuoyancy {
+    /// Applies forces when true.
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
+    /// Half the height of the virtual upright segment (world units, > 0).
+    #[export(range = (0.01, 100.0, 0.01, or_greater))]
+    #[init(val = 0.5)]
+    half_height: f32,
+    /// Lift at full submersion as a multiple of the body's weight (water density over body
+    /// density); ≥ 1 floats with [code]1 / density_ratio[/code] of the segment submerged.
+    #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[init(val = 2.0)]
+    density_ratio: f32,
+    /// Drag towards the water's current, per second, at full submersion.
+    #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[init(val = 1.0)]
+    linear_drag: f32,
+    /// Spin damping in water, per second, at full submersion.
+    #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[init(val = 1.0)]
+    angular_drag: f32,
+    /// The gravity the body falls with (world units/s²): match the game's gravity and the
+    /// body's gravity scale.
+    #[export]
+    #[init(val = Vector3::new(0.0, -9.81, 0.0))]
+    gravity: Vector3,
+    /// Only water of the terrain with this [member Terrain3D.terrain_id] (empty: any).
+    #[export]
+    terrain_id: GString,
+    /// Submerged fraction 0..1 of the segment at the last physics step (0 when dry).
+    #[var]
+    submerged: f32,
+    base: Base<Node>,
+}
+
+#[godot_api]
+impl INode for TerrainBuoyancy {
+    fn physics_process(&mut self, _delta: f64) {
+        self.submerged = 0.0;
+        if !self.enabled {
+            return;
+        }
+        let Some(mut body) = dynamic_parent(&self.base()) else {
+            return;
+        };
+        let position = body.get_global_position();
+        let Some((_, column)) = column_at(position, &self.terrain_id) else {
+            return;
+        };
+        let c = WorldColumn::of(&column);
+        let f = self.submerged_fraction(&c);
+        if f <= 0.0 {
+            return;
+        }
+        self.submerged = f;
+        let mass = body.get_mass();
+        let lift = -self.gravity * (mass * self.density_ratio * f);
+        let drag = (c.flow - body.get_linear_velocity()) * (mass * self.linear_drag * f);
+        body.apply_central_force(lift + drag);
+        if self.angular_drag > 0.0 {
+            // Damping torque with the segment's inertia scale (mass × half_height²).
+            let spin = body.get_angular_velocity();
+            let h = self.half_height;
+            body.apply_torque(-spin * (mass * h * h * self.angular_drag * f));
+        }
+    }
+}
+
+#[godot_api]
+impl TerrainBuoyancy {
+    /// The draft (submerged length of the segment) the body settles at in still water:
+    /// [code]2 × half_height / density_ratio[/code], capped at the full segment.
+    #[func]
+    pub fn expected_draft(&self) -> f32 {
+        if self.density_ratio <= 0.0 {
+            return 2.0 * self.half_height;
+        }
+        (2.0 * self.half_height / self.density_ratio).min(2.0 * self.half_height)
+    }
+}
+
+impl TerrainBuoyancy {
+    fn submerged_fraction(&self, c: &WorldColumn) -> f32 {
+        let h = self.half_height.max(1e-3);
+        // Segment from −h to +h around the origin; the surface is at −height_above_surface.
+        let below = (h - c.height_above_surface).clamp(0.0, 2.0 * h);
+        below / (2.0 * h)
+    }
+}
+
+/// The parent when it is a dynamic, processing [RigidBody3D] (not frozen).
+pub(super) fn dynamic_parent(node: &Gd<Node>) -> Option<Gd<RigidBody3D>> {
+    let body = node.get_parent()?.try_cast::<RigidBody3D>().ok()?;
+    if body.is_freeze_enabled() || !body.is_inside_tree() || !body.can_process() {
+        return None;
+    }
+    Some(body)
+}
