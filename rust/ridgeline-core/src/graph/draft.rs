@@ -97,14 +97,6 @@ impl Draft {
         }
     }
 
-    /// The draft of a recipe's graph (the conventional graph when it has none).
-    pub fn from_recipe(r: &crate::recipe::Recipe) -> Self {
-        match &r.graph {
-            Some(g) => Self::from_graph(g),
-            None => Self::from_graph(&Graph::conventional()),
-        }
-    }
-
     /// A small working chain: Noise Terrain → Erosion → Biome Rules → Terrain Output, with a
     /// comment explaining it.
     pub fn starter() -> Self {
@@ -161,10 +153,16 @@ impl Draft {
         Ok(&mut self.nodes[i])
     }
 
-    /// A fresh id for a node of type `type_id`: the type id, or `<type>_<n>`.
+    /// A fresh id based on `base` (a type id, or a copied node's id): `base` itself when it is
+    /// free, else `<base>_<n>` with the smallest free n ≥ 2.
     pub fn fresh_id(&self, base: &str) -> String {
         let taken: HashSet<&str> = self.nodes.iter().map(|n| n.id.as_str()).collect();
-        let base = if base.is_empty() { "node" } else { base };
+        // A pasted `hills_2` becomes `hills_3`, not `hills_2_2`.
+        let base = match base.rsplit_once('_') {
+            Some((stem, n)) if !stem.is_empty() && n.parse::<u32>().is_ok_and(|n| n >= 2) => stem,
+            _ if base.is_empty() => "node",
+            _ => base,
+        };
         if !taken.contains(base) {
             return base.to_string();
         }
@@ -432,7 +430,7 @@ impl Draft {
                     unknown_type_message(&n.type_id),
                 ));
             }
-            let fresh = next.fresh_id(&n.type_id);
+            let fresh = next.fresh_id(&n.id);
             renamed.insert(n.id.clone(), fresh.clone());
             n.id = fresh;
             n.position = [n.position[0] + offset[0], n.position[1] + offset[1]];

@@ -250,3 +250,28 @@ fn the_starter_graph_is_a_working_chain() {
     let [lo, hi] = g.heightfield.height_range();
     assert!(hi - lo > 1.0, "relief {lo}..{hi}");
 }
+
+#[test]
+fn apply_to_validates_the_whole_recipe_and_keeps_the_rest() {
+    let base = recipe_with(&chain());
+    let mut d = Draft::starter();
+    let r = base.with_draft(&d).unwrap();
+    assert_eq!(r.size, base.size);
+    let mut applied = Draft::from_graph(&r.graph.unwrap());
+    // Canonical params may spell defaults the draft left out; the structure is the draft's.
+    for n in &mut applied.nodes {
+        n.params.clear();
+    }
+    assert_eq!(applied, d);
+    // A landform the recipe does not define is refused by the recipe-level check.
+    d.add("landform", [0.0, 0.0]).unwrap();
+    d.set_param("landform", "landform", Some(serde_json::json!("nowhere")))
+        .unwrap();
+    let e = base.with_draft(&d).unwrap_err().to_string();
+    assert!(e.contains("nowhere"), "{e}");
+    // Unconnected required inputs are refused too.
+    let mut d = chain();
+    d.disconnect("out", "heightfield").unwrap();
+    let e = base.with_draft(&d).unwrap_err().to_string();
+    assert!(e.contains("not connected"), "{e}");
+}

@@ -130,6 +130,10 @@ impl Dock {
         save.set_tooltip_text("Save the edited terrain asset now (Ctrl+S saves it too)");
         row.add_child(&save);
         row.add_child(&button("Generate", plugin, "_on_generate_pressed", &[]));
+        let mut graph = button("Open Terrain Graph", plugin, "_on_open_graph_pressed", &[]);
+        graph.set_name("OpenTerrainGraph");
+        graph.set_tooltip_text("Edit this terrain's generation graph in the Terrain Graph panel");
+        row.add_child(&graph);
         page.add_child(&row);
         let mut progress = ProgressBar::new_alloc();
         progress.set_max(1.0);

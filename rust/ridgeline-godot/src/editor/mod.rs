@@ -7,12 +7,14 @@
 //! - [`input`] (pure) and [`events`]: what a viewport event does;
 //! - [`tools`] (pure): tools, brush settings, stroke JSON; [`stamp_path`] (pure): stamp spacing;
 //! - [`preview`]: the brush ring; [`settings`]: remembered brush settings;
-//! - [`gizmo`]: click-to-select and the terrain's outline.
+//! - [`gizmo`]: click-to-select and the terrain's outline;
+//! - [`graph`]: the Terrain Graph workspace (bottom panel) and its Presets tab.
 
 mod dock;
 mod events;
 pub mod export_plugin;
 mod gizmo;
+mod graph;
 mod input;
 mod live_stroke;
 pub mod plugin;

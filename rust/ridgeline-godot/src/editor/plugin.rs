@@ -48,6 +48,8 @@ pub struct RidgelineEditorPlugin {
     pub(super) dirty: Vec<Gd<TerrainAsset>>,
     /// The last message shown in the dock.
     pub(super) message: String,
+    /// The Terrain Graph workspace (bottom panel), once opened.
+    pub(super) graph: Option<super::graph::Workspace>,
     base: Base<EditorPlugin>,
 }
 
@@ -71,6 +73,7 @@ impl IEditorPlugin for RidgelineEditorPlugin {
 
     fn exit_tree(&mut self) {
         self.leave_terrain();
+        self.close_terrain_graph();
         if let Some(plugin) = self.export.take() {
             self.base_mut().remove_export_plugin(&plugin);
         }
