@@ -122,7 +122,7 @@ impl Draft {
         if let Some(n) = d.nodes.iter_mut().find(|n| n.id == "note") {
             n.text = Some(
                 "Starter graph: noise hills, eroded, coloured by the biome rules.\n\
-                 Change a card's parameters, then Preview or Generate."
+                 Change a card's parameters, then Generate."
                     .into(),
             );
         }

@@ -1,7 +1,7 @@
 //! The Terrain Graph workspace: a bottom panel built on GraphEdit, opened from the Terrain dock
 //! (**Open Terrain Graph**) and pinned to one terrain's source (asset or inline recipe). It edits
 //! a draft ([`ridgeline_core::graph::draft::Draft`]) with its own **Undo graph** history; the
-//! draft stays unapplied until Preview / Generate (shown on the terrain, source unchanged) or
+//! draft stays unapplied until Generate (shown on the terrain, source unchanged) or
 //! Apply (one scene undo step). Cards come from the node catalogue, so a new node type needs no
 //! editor code. A Presets tab applies built-in and project presets.
 //!

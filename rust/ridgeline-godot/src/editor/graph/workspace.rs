@@ -201,12 +201,6 @@ impl Workspace {
                 "_on_graph_starter",
             ),
             (
-                "Preview",
-                "Preview",
-                "Show the draft on the terrain without applying it",
-                "_on_graph_preview",
-            ),
-            (
                 "Generate",
                 "Generate",
                 "Generate the draft on the terrain without applying it",
