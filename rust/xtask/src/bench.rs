@@ -159,6 +159,21 @@ pub fn run(args: &[String]) -> Result<()> {
                 }
                 Err(e) => eprintln!("xtask: skipping the rendered benchmarks (no renderer): {e:#}"),
             }
+            // graph_ui_build_100: the Terrain Graph workspace in a real editor
+            // (tests_editor/cases/test_graph.gd prints the line).
+            let editor =
+                crate::editor_tests::run(&godot, Some("test_graph.test_graph_ui_build_100"))?;
+            match editor
+                .text
+                .lines()
+                .find_map(|l| l.find("bench ").map(|i| &l[i..]))
+            {
+                Some(line) => lines.push(line.to_string()),
+                None => {
+                    eprintln!("{}", editor.text);
+                    bail!("the graph_ui_build_100 benchmark printed no result");
+                }
+            }
             for line in out.text.lines() {
                 if let Some(rest) = line.strip_prefix("peer ") {
                     let mut it = rest.split_whitespace();

@@ -98,6 +98,22 @@ func _shot(out_dir: String) -> void:
 	var img := get_viewport().get_texture().get_image()
 	img.save_png(out_dir.path_join("dock.png"))
 	print("editor shot: ", out_dir.path_join("dock.png"), " ", img.get_size())
+	# The Terrain Graph workspace on the same terrain (docs/images/graph-editor.png).
+	for i in 3:
+		await case.undo()
+	t.call("wait_for_generation")
+	plugin.call("set_tool", "none")
+	if plugin.call("open_terrain_graph", t):
+		var ws: Control = plugin.call("get_terrain_graph")
+		ws.custom_minimum_size = Vector2(0, 520)
+		await case.frames(10)
+		var canvas: GraphEdit = ws.find_child("Canvas", true, false)
+		canvas.zoom = 0.8
+		canvas.scroll_offset = Vector2(-40, -60)
+		await get_tree().create_timer(2.0).timeout
+		img = get_viewport().get_texture().get_image()
+		img.save_png(out_dir.path_join("graph.png"))
+		print("editor shot: ", out_dir.path_join("graph.png"), " ", img.get_size())
 	await _shot_import(case, plugin, t, out_dir)
 	case.queue_free()
 	get_tree().quit(0)

@@ -11,7 +11,9 @@
 //! ```
 //! An input names its source as `"node"` (the source's first output) or `"node:pin"`.
 
+pub mod draft;
 pub mod eval;
+pub mod history;
 
 use crate::doc::reader::{ObjectReader, entry, index, member, type_name};
 use crate::doc::write::json_number;

@@ -5,6 +5,7 @@
 //! sorted keys and omits defaults, so load → save is byte-stable and the cache key is well
 //! defined. Field reference: `docs/recipe.md`.
 
+mod draft;
 pub mod preset;
 mod strokes;
 

@@ -135,6 +135,10 @@ impl Dock {
             "Create a terrain asset from a heightmap file (PNG, R16, R32, terrain JSON) and assign it (undoable)",
         );
         row.add_child(&import);
+        let mut graph = button("Open Terrain Graph", plugin, "_on_open_graph_pressed", &[]);
+        graph.set_name("OpenTerrainGraph");
+        graph.set_tooltip_text("Edit this terrain's generation graph in the Terrain Graph panel");
+        row.add_child(&graph);
         page.add_child(&row);
         let mut progress = ProgressBar::new_alloc();
         progress.set_max(1.0);

@@ -8,12 +8,14 @@
 //! - [`tools`] (pure): tools, brush settings, stroke JSON; [`stamp_path`] (pure): stamp spacing;
 //! - [`preview`]: the brush ring; [`settings`]: remembered brush settings;
 //! - [`gizmo`]: click-to-select and the terrain's outline;
-//! - [`heightmap_import`]: **Import heightmap…** (file and options dialogs, one undo step).
+//! - [`heightmap_import`]: **Import heightmap…** (file and options dialogs, one undo step);
+//! - [`graph`]: the Terrain Graph workspace (bottom panel) and its Presets tab.
 
 mod dock;
 mod events;
 pub mod export_plugin;
 mod gizmo;
+mod graph;
 mod heightmap_import;
 mod input;
 mod live_stroke;

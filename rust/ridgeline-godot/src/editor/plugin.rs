@@ -52,6 +52,8 @@ pub struct RidgelineEditorPlugin {
     import: Option<super::heightmap_import::ImportDialogs>,
     /// Seconds since the terrains' source files were last checked.
     since_source_check: f64,
+    /// The Terrain Graph workspace (bottom panel), once opened.
+    pub(super) graph: Option<super::graph::Workspace>,
     base: Base<EditorPlugin>,
 }
 
@@ -93,6 +95,7 @@ impl IEditorPlugin for RidgelineEditorPlugin {
 
     fn exit_tree(&mut self) {
         self.leave_terrain();
+        self.close_terrain_graph();
         if let Some(plugin) = self.export.take() {
             self.base_mut().remove_export_plugin(&plugin);
         }

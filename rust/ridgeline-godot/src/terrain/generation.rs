@@ -156,7 +156,7 @@ impl Terrain3D {
 
     /// The folder referenced files (brush masks, heightmaps) resolve from: the asset's folder,
     /// the project root for an inline recipe.
-    fn source_dir(&self) -> std::path::PathBuf {
+    pub(super) fn source_dir(&self) -> std::path::PathBuf {
         let res = self
             .asset
             .as_ref()
@@ -176,7 +176,7 @@ impl Terrain3D {
     }
 
     /// The development cache, when enabled.
-    fn dev_cache(&self) -> Option<DevCache> {
+    pub(super) fn dev_cache(&self) -> Option<DevCache> {
         if !self.use_generation_cache {
             return None;
         }
@@ -260,7 +260,7 @@ impl Terrain3D {
         }
     }
 
-    fn fail(&mut self, msg: &str) {
+    pub(super) fn fail(&mut self, msg: &str) {
         self.last_error = msg.to_string();
         godot_error!("{msg}");
         self.emit_deferred(

@@ -1,0 +1,182 @@
+//! One GraphNode card per draft node, built from its catalogue entry: a row per input/output
+//! pin (ports coloured by kind), the parameters, the Terrain Output's active-output toggle, a
+//! comment's text, and the node's problems.
+
+use super::params;
+use super::workspace::kind_style;
+use godot::classes::control::SizeFlags;
+use godot::classes::text_edit::LineWrappingMode;
+use godot::classes::{
+    CheckBox, Control, GraphNode, HBoxContainer, Label, TextEdit, text_server::AutowrapMode,
+};
+use godot::global::HorizontalAlignment;
+use godot::prelude::*;
+use ridgeline_core::graph::draft::DraftNode;
+use serde_json::Value;
+
+/// What a card is built from.
+pub struct CardRefs<'a> {
+    /// The node type's catalogue entry.
+    pub entry: &'a Value,
+    /// The node.
+    pub node: &'a DraftNode,
+    /// True for the active Terrain Output.
+    pub active: bool,
+    /// The card's node name.
+    pub name: &'a str,
+}
+
+/// A node name for the card of `id`: the id itself when it is a valid node name.
+pub fn card_name(id: &str, serial: u64) -> String {
+    if !id.is_empty() && GString::from(id).validate_node_name() == id {
+        id.to_string()
+    } else {
+        format!("node_{serial}")
+    }
+}
+
+fn pins(entry: &Value, side: &str) -> Vec<(String, String)> {
+    entry
+        .get(side)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|p| {
+                    let s = |k: &str| p.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+                    (s("name"), s("kind"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn text(entry: &Value, key: &str) -> String {
+    entry
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Builds the card; its controls' signals go to `plugin`.
+pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
+    let mut card = GraphNode::new_alloc();
+    card.set_name(r.name);
+    let title = text(r.entry, "title");
+    card.set_title(&format!("{title} · {}", r.node.id));
+    card.set_tooltip_text(&text(r.entry, "description"));
+    card.set_custom_minimum_size(Vector2::new(220.0, 0.0));
+    let inputs = pins(r.entry, "inputs");
+    let outputs = pins(r.entry, "outputs");
+    let required: Vec<bool> = r
+        .entry
+        .get("inputs")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|p| p.get("required").and_then(Value::as_bool).unwrap_or(false))
+                .collect()
+        })
+        .unwrap_or_default();
+    let rows = inputs.len().max(outputs.len());
+    for i in 0..rows {
+        let mut row = HBoxContainer::new_alloc();
+        let mut left = Label::new_alloc();
+        left.set_h_size_flags(SizeFlags::EXPAND_FILL);
+        if let Some((name, kind)) = inputs.get(i) {
+            let opt = if required.get(i).copied().unwrap_or(false) {
+                ""
+            } else {
+                " (optional)"
+            };
+            left.set_text(name);
+            left.set_tooltip_text(&format!("input `{name}`: {kind}{opt}"));
+            left.set_mouse_filter(godot::classes::control::MouseFilter::PASS);
+        }
+        row.add_child(&left);
+        let mut right = Label::new_alloc();
+        right.set_horizontal_alignment(HorizontalAlignment::RIGHT);
+        if let Some((name, kind)) = outputs.get(i) {
+            right.set_text(name);
+            right.set_tooltip_text(&format!("output `{name}`: {kind}"));
+            right.set_mouse_filter(godot::classes::control::MouseFilter::PASS);
+        }
+        row.add_child(&right);
+        card.add_child(&row);
+        let (lt, lc) = inputs
+            .get(i)
+            .map(|(_, k)| kind_style(k))
+            .unwrap_or((0, Color::WHITE));
+        let (rt, rc) = outputs
+            .get(i)
+            .map(|(_, k)| kind_style(k))
+            .unwrap_or((0, Color::WHITE));
+        card.set_slot(
+            i as i32,
+            i < inputs.len(),
+            lt,
+            lc,
+            i < outputs.len(),
+            rt,
+            rc,
+        );
+    }
+    let id = r.node.id.as_str();
+    if r.node.type_id == "terrain_output" {
+        let mut active = CheckBox::new_alloc();
+        active.set_name("ActiveOutput");
+        active.set_text("Active output");
+        active.set_tooltip_text("The graph's result: the recipe's `graph.output` names this node");
+        active.set_pressed_no_signal(r.active);
+        active.set_disabled(r.active);
+        active.connect(
+            "pressed",
+            &Callable::from_object_method(plugin, "_on_graph_active_output")
+                .bindv(&VarArray::from(&[id.to_variant()])),
+        );
+        card.add_child(&active);
+    }
+    if r.node.type_id == "comment" {
+        let mut edit = TextEdit::new_alloc();
+        edit.set_name("CommentText");
+        edit.set_text(r.node.text.as_deref().unwrap_or(""));
+        edit.set_line_wrapping_mode(LineWrappingMode::BOUNDARY);
+        edit.set_custom_minimum_size(Vector2::new(260.0, 90.0));
+        edit.set_v_size_flags(SizeFlags::EXPAND_FILL);
+        edit.set_placeholder("Notes for this part of the graph…");
+        edit.connect(
+            "text_changed",
+            &Callable::from_object_method(plugin, "_on_graph_comment_changed")
+                .bindv(&VarArray::from(&[id.to_variant()])),
+        );
+        card.add_child(&edit);
+        card.set_resizable(true);
+        card.set_self_modulate(Color::from_rgba(1.0, 0.95, 0.7, 1.0));
+    }
+    let specs = r
+        .entry
+        .get("params")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for spec in &specs {
+        let row: Gd<Control> = params::row(plugin, id, spec, r.node.params.get(params::name(spec)));
+        card.add_child(&row);
+    }
+    let mut problems = Label::new_alloc();
+    problems.set_name("Problems");
+    problems.set_autowrap_mode(AutowrapMode::WORD_SMART);
+    problems.set_custom_minimum_size(Vector2::new(200.0, 0.0));
+    problems.add_theme_color_override("font_color", Color::from_rgb(1.0, 0.55, 0.45));
+    problems.set_visible(false);
+    card.add_child(&problems);
+    card
+}
+
+/// Shows `messages` at the bottom of the card (hidden when there are none).
+pub fn show_problems(card: &Gd<GraphNode>, messages: &[String]) {
+    if let Some(mut l) = card.try_get_node_as::<Label>("Problems") {
+        l.set_text(&messages.join("\n"));
+        l.set_visible(!messages.is_empty());
+    }
+}

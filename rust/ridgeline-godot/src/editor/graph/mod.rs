@@ -1,0 +1,21 @@
+//! The Terrain Graph workspace: a bottom panel built on GraphEdit, opened from the Terrain dock
+//! (**Open Terrain Graph**) and pinned to one terrain's source (asset or inline recipe). It edits
+//! a draft ([`ridgeline_core::graph::draft::Draft`]) with its own **Undo graph** history; the
+//! draft stays unapplied until Generate (shown on the terrain, source unchanged) or
+//! Apply (one scene undo step). Cards come from the node catalogue, so a new node type needs no
+//! editor code. A Presets tab applies built-in and project presets.
+//!
+//! - [`workspace`]: the panel's controls and keeping the canvas in step with the draft;
+//! - [`cards`] and [`params`]: one GraphNode per node, typed parameter controls;
+//! - [`palette`]: the searchable **Terrain Nodes** list, click or drag to insert;
+//! - [`presets_tab`]: the preset list and its confirmation;
+//! - [`callbacks`]: the signal handlers (on the editor plugin) and the scripting API.
+
+mod callbacks;
+mod cards;
+mod palette;
+mod params;
+mod presets_tab;
+mod workspace;
+
+pub use workspace::Workspace;

@@ -1,0 +1,336 @@
+//! Typed parameter controls from a catalogue parameter entry (type, default, range, unit, doc):
+//! numbers and integers as spin sliders with the range, booleans as check boxes, choices as
+//! option buttons, colours as colour pickers, points as coordinate pairs, point lists as rows
+//! with add / remove, text and lists as line edits. Every row has the doc as its tooltip and a
+//! reset button (back to the default).
+
+use godot::classes::control::SizeFlags;
+use godot::classes::{
+    Button, CheckBox, ColorPickerButton, Control, EditorSpinSlider, HBoxContainer, Label, LineEdit,
+    OptionButton, VBoxContainer,
+};
+use godot::prelude::*;
+use serde_json::Value;
+
+/// The parameter's name.
+pub fn name(spec: &Value) -> &str {
+    spec.get("name").and_then(Value::as_str).unwrap_or("")
+}
+
+fn field<'a>(spec: &'a Value, key: &str) -> &'a str {
+    spec.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The tooltip: doc, unit, range and default.
+pub fn tooltip(spec: &Value) -> String {
+    let mut t = format!("{} ({})", name(spec), field(spec, "type"));
+    let doc = field(spec, "doc");
+    if !doc.is_empty() {
+        t.push_str(&format!(": {doc}"));
+    }
+    let unit = field(spec, "unit");
+    if !unit.is_empty() {
+        t.push_str(&format!("\nunit: {unit}"));
+    }
+    if let Some(r) = spec.get("range").and_then(Value::as_object)
+        && !r.is_empty()
+    {
+        let lo = r.get("min").map(|v| v.to_string()).unwrap_or("−∞".into());
+        let hi = r.get("max").map(|v| v.to_string()).unwrap_or("∞".into());
+        let open = if r.get("min_exclusive").and_then(Value::as_bool) == Some(true) {
+            "("
+        } else {
+            "["
+        };
+        t.push_str(&format!("\nrange: {open}{lo}, {hi}]"));
+    }
+    match spec.get("default") {
+        Some(Value::Null) | None => t.push_str("\ndefault: unset"),
+        Some(v) => t.push_str(&format!("\ndefault: {v}")),
+    }
+    if spec.get("required").and_then(Value::as_bool) == Some(true) {
+        t.push_str("\nrequired");
+    }
+    t
+}
+
+fn call(plugin: &Gd<Object>, method: &str, args: &[Variant]) -> Callable {
+    Callable::from_object_method(plugin, method).bindv(&VarArray::from(args))
+}
+
+/// A number field: the editor's own spin slider (what the inspector uses; it draws itself and
+/// creates its line edit only while typing, so a 100-card graph builds fast).
+fn spin(spec: &Value, value: f64, integer: bool) -> Gd<EditorSpinSlider> {
+    let mut s = EditorSpinSlider::new_alloc();
+    let r = spec.get("range");
+    let lo = r.and_then(|r| r.get("min")).and_then(Value::as_f64);
+    let hi = r.and_then(|r| r.get("max")).and_then(Value::as_f64);
+    s.set_min(lo.unwrap_or(-1.0e9));
+    s.set_max(hi.unwrap_or(1.0e9));
+    s.set_allow_lesser(lo.is_none());
+    s.set_allow_greater(hi.is_none());
+    s.set_step(if integer { 1.0 } else { 0.001 });
+    s.set_value_no_signal(value);
+    s.set_h_size_flags(SizeFlags::EXPAND_FILL);
+    s.set_custom_minimum_size(Vector2::new(90.0, 0.0));
+    s.set_suffix(field(spec, "unit"));
+    // Unbounded fields (coordinates) have no slider to drag.
+    s.set_hide_slider(lo.is_none() || hi.is_none());
+    s
+}
+
+fn as_points(v: Option<&Value>) -> Vec<Vec<f64>> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|p| {
+                    p.as_array()
+                        .map(|c| c.iter().map(|x| x.as_f64().unwrap_or(0.0)).collect())
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One parameter row for node `id` showing `value` (None: the default).
+pub fn row(plugin: &Gd<Object>, id: &str, spec: &Value, value: Option<&Value>) -> Gd<Control> {
+    let pname = name(spec);
+    let current = value
+        .cloned()
+        .unwrap_or_else(|| spec.get("default").cloned().unwrap_or(Value::Null));
+    let tip = tooltip(spec);
+    let args = [id.to_variant(), pname.to_variant()];
+    let mut row = HBoxContainer::new_alloc();
+    row.set_name(&format!("param_{pname}"));
+    row.set_tooltip_text(&tip);
+    let mut label = Label::new_alloc();
+    label.set_text(pname);
+    label.set_tooltip_text(&tip);
+    label.set_mouse_filter(godot::classes::control::MouseFilter::PASS);
+    label.set_custom_minimum_size(Vector2::new(110.0, 0.0));
+    if value.is_some() {
+        label.add_theme_color_override("font_color", Color::from_rgb(0.95, 0.85, 0.55));
+    }
+    row.add_child(&label);
+    let on_value = call(plugin, "_on_graph_param", &args);
+    let ty = field(spec, "type");
+    let editor: Gd<Control> = match ty {
+        "number" | "integer" => {
+            let mut s = spin(spec, current.as_f64().unwrap_or(0.0), ty == "integer");
+            s.set_tooltip_text(&tip);
+            s.connect("value_changed", &on_value);
+            s.upcast()
+        }
+        "bool" => {
+            let mut c = CheckBox::new_alloc();
+            c.set_pressed_no_signal(current.as_bool().unwrap_or(false));
+            c.set_tooltip_text(&tip);
+            c.connect("toggled", &on_value);
+            c.upcast()
+        }
+        "enum" => {
+            let mut o = OptionButton::new_alloc();
+            let choices: Vec<String> = spec
+                .get("choices")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|c| c.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+            for c in &choices {
+                o.add_item(c);
+            }
+            if let Some(i) = choices
+                .iter()
+                .position(|c| Some(c.as_str()) == current.as_str())
+            {
+                o.select(i as i32);
+            }
+            o.set_tooltip_text(&tip);
+            o.connect("item_selected", &on_value);
+            o.upcast()
+        }
+        "colour" => {
+            let mut c = ColorPickerButton::new_alloc();
+            let v = as_points(Some(&Value::Array(vec![current.clone()])));
+            let rgba = v.first().cloned().unwrap_or_default();
+            let g = |i: usize| rgba.get(i).copied().unwrap_or(1.0) as f32;
+            c.set_pick_color(Color::from_rgba(g(0), g(1), g(2), g(3)));
+            c.set_custom_minimum_size(Vector2::new(60.0, 0.0));
+            c.set_tooltip_text(&tip);
+            c.connect("color_changed", &on_value);
+            c.upcast()
+        }
+        "point" => {
+            let mut h = HBoxContainer::new_alloc();
+            let p = as_points(Some(&Value::Array(vec![current.clone()])))
+                .pop()
+                .unwrap_or_default();
+            for k in 0..2 {
+                let mut s = spin(&Value::Null, p.get(k).copied().unwrap_or(0.0), false);
+                s.set_tooltip_text(&tip);
+                s.connect(
+                    "value_changed",
+                    &call(
+                        plugin,
+                        "_on_graph_point",
+                        &[
+                            id.to_variant(),
+                            pname.to_variant(),
+                            (-1i64).to_variant(),
+                            (k as i64).to_variant(),
+                        ],
+                    ),
+                );
+                h.add_child(&s);
+            }
+            h.set_h_size_flags(SizeFlags::EXPAND_FILL);
+            h.upcast()
+        }
+        "point list" => point_list(plugin, id, spec, &current, &tip),
+        _ => {
+            // string, id list, list (records): text; lists as JSON.
+            let mut e = LineEdit::new_alloc();
+            let shown = match (&current, ty) {
+                (Value::Null, _) => String::new(),
+                (Value::String(s), _) => s.clone(),
+                (Value::Array(a), "id list") => a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                (v, _) => v.to_string(),
+            };
+            e.set_text(&shown);
+            e.set_placeholder(if ty == "id list" {
+                "id, id, …"
+            } else if ty == "list" {
+                "JSON array"
+            } else {
+                "unset"
+            });
+            e.set_h_size_flags(SizeFlags::EXPAND_FILL);
+            e.set_tooltip_text(&tip);
+            e.connect("text_changed", &on_value);
+            e.upcast()
+        }
+    };
+    row.add_child(&editor);
+    let mut reset = Button::new_alloc();
+    reset.set_text("↺");
+    reset.set_flat(true);
+    reset.set_tooltip_text("Reset to the default");
+    reset.set_disabled(value.is_none());
+    reset.connect("pressed", &call(plugin, "_on_graph_param_reset", &args));
+    row.add_child(&reset);
+    row.upcast()
+}
+
+/// A point list: one row of coordinates per point with a remove button, and an add button.
+fn point_list(
+    plugin: &Gd<Object>,
+    id: &str,
+    spec: &Value,
+    current: &Value,
+    tip: &str,
+) -> Gd<Control> {
+    let dims = spec.get("dims").and_then(Value::as_u64).unwrap_or(2) as usize;
+    let pname = name(spec);
+    let mut list = VBoxContainer::new_alloc();
+    list.set_h_size_flags(SizeFlags::EXPAND_FILL);
+    for (i, p) in as_points(Some(current)).iter().enumerate() {
+        let mut r = HBoxContainer::new_alloc();
+        r.set_name(&format!("point_{i}"));
+        for k in 0..dims {
+            let mut s = spin(&Value::Null, p.get(k).copied().unwrap_or(0.0), false);
+            s.set_tooltip_text(tip);
+            s.connect(
+                "value_changed",
+                &call(
+                    plugin,
+                    "_on_graph_point",
+                    &[
+                        id.to_variant(),
+                        pname.to_variant(),
+                        (i as i64).to_variant(),
+                        (k as i64).to_variant(),
+                    ],
+                ),
+            );
+            r.add_child(&s);
+        }
+        let mut del = Button::new_alloc();
+        del.set_text("−");
+        del.set_tooltip_text("Remove this point");
+        del.connect(
+            "pressed",
+            &call(
+                plugin,
+                "_on_graph_point_remove",
+                &[id.to_variant(), pname.to_variant(), (i as i64).to_variant()],
+            ),
+        );
+        r.add_child(&del);
+        list.add_child(&r);
+    }
+    let mut add = Button::new_alloc();
+    add.set_name("AddPoint");
+    add.set_text("+ point");
+    add.set_tooltip_text("Add a point after the last one");
+    add.connect(
+        "pressed",
+        &call(
+            plugin,
+            "_on_graph_point_add",
+            &[id.to_variant(), pname.to_variant()],
+        ),
+    );
+    list.add_child(&add);
+    list.upcast()
+}
+
+/// The JSON of a control's value for parameter `spec` (None: the text cannot be read).
+pub fn to_json(spec: &Value, value: &Variant) -> Option<Value> {
+    let ty = field(spec, "type");
+    match ty {
+        "number" => value.try_to::<f64>().ok().map(Value::from),
+        "integer" => value
+            .try_to::<f64>()
+            .ok()
+            .map(|v| Value::from(v.round() as i64)),
+        "bool" => value.try_to::<bool>().ok().map(Value::from),
+        "enum" => {
+            let i = value.try_to::<i64>().ok()?;
+            spec.get("choices")?
+                .as_array()?
+                .get(usize::try_from(i).ok()?)
+                .cloned()
+        }
+        "colour" => {
+            let c = value.try_to::<Color>().ok()?;
+            let r = |x: f32| (x as f64 * 1000.0).round() / 1000.0;
+            Some(serde_json::json!([r(c.r), r(c.g), r(c.b), r(c.a)]))
+        }
+        "id list" => {
+            let s = value.try_to::<GString>().ok()?.to_string();
+            Some(Value::Array(
+                s.split(',')
+                    .map(str::trim)
+                    .filter(|x| !x.is_empty())
+                    .map(|x| Value::from(x.to_string()))
+                    .collect(),
+            ))
+        }
+        "list" => {
+            let s = value.try_to::<GString>().ok()?.to_string();
+            serde_json::from_str::<Value>(&s).ok()
+        }
+        _ => value
+            .try_to::<GString>()
+            .ok()
+            .map(|s| Value::from(s.to_string())),
+    }
+}

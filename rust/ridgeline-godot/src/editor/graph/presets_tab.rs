@@ -1,0 +1,187 @@
+//! The Presets tab: the built-in landscape presets and the project's `*.preset.json` files with
+//! their descriptions; **Apply and generate** asks for confirmation (and, when the grid changes
+//! under strokes, whether to keep or clear them), then merges the preset into the pinned
+//! terrain's recipe as one scene undo step.
+
+use godot::classes::control::SizeFlags;
+use godot::classes::{
+    Button, ConfirmationDialog, ItemList, Label, ProjectSettings, VBoxContainer,
+    text_server::AutowrapMode,
+};
+use godot::prelude::*;
+use ridgeline_core::fsio::{self, FileKind};
+use ridgeline_core::recipe::preset::{self, GridChange, Preset};
+use std::path::{Path, PathBuf};
+
+/// Folders below the project searched at most this deep.
+const MAX_DEPTH: usize = 12;
+/// Directory entries visited at most.
+const MAX_ENTRIES: usize = 50_000;
+
+/// The tab's controls and presets.
+pub struct PresetsTab {
+    /// The tab page.
+    pub root: Gd<VBoxContainer>,
+    /// The preset list.
+    pub list: Gd<ItemList>,
+    /// The confirmation dialog.
+    pub confirm: Gd<ConfirmationDialog>,
+    description: Gd<Label>,
+    /// Built-ins, then project presets.
+    pub presets: Vec<Preset>,
+    /// The dialog's "clear strokes" button (shown when the grid changes under strokes).
+    pub clear: Option<Gd<Button>>,
+    /// The preset and grid decision the dialog confirms.
+    pub pending: Option<(usize, GridChange)>,
+}
+
+impl PresetsTab {
+    /// Builds the tab; signals go to `plugin`.
+    pub fn new(plugin: &Gd<Object>) -> PresetsTab {
+        let mut root = VBoxContainer::new_alloc();
+        root.set_name("Presets");
+        let mut list = ItemList::new_alloc();
+        list.set_name("PresetList");
+        list.set_v_size_flags(SizeFlags::EXPAND_FILL);
+        list.connect(
+            "item_selected",
+            &Callable::from_object_method(plugin, "_on_preset_selected"),
+        );
+        root.add_child(&list);
+        let mut description = Label::new_alloc();
+        description.set_name("PresetDescription");
+        description.set_autowrap_mode(AutowrapMode::WORD_SMART);
+        description.set_custom_minimum_size(Vector2::new(0.0, 60.0));
+        root.add_child(&description);
+        let mut apply = Button::new_alloc();
+        apply.set_name("ApplyPreset");
+        apply.set_text("Apply and generate");
+        apply.set_tooltip_text(
+            "Merge the selected preset into the pinned terrain's recipe (strokes are kept) and \
+             regenerate; Ctrl+Z undoes it",
+        );
+        apply.connect(
+            "pressed",
+            &Callable::from_object_method(plugin, "_on_preset_apply_pressed"),
+        );
+        root.add_child(&apply);
+        let mut confirm = ConfirmationDialog::new_alloc();
+        confirm.set_name("PresetConfirm");
+        confirm.set_title("Apply preset");
+        confirm.connect(
+            "confirmed",
+            &Callable::from_object_method(plugin, "_on_preset_confirmed"),
+        );
+        confirm.connect(
+            "custom_action",
+            &Callable::from_object_method(plugin, "_on_preset_custom_action"),
+        );
+        let clear = confirm
+            .add_button_ex("Apply, clear strokes")
+            .right(false)
+            .action("clear_strokes")
+            .done();
+        root.add_child(&confirm);
+        let mut tab = PresetsTab {
+            root,
+            list,
+            confirm,
+            description,
+            presets: Vec::new(),
+            clear,
+            pending: None,
+        };
+        tab.reload();
+        tab
+    }
+
+    /// Lists the built-ins and the project's presets (broken ones are reported as warnings).
+    pub fn reload(&mut self) {
+        self.presets = preset::builtins().unwrap_or_default();
+        let project = PathBuf::from(
+            ProjectSettings::singleton()
+                .globalize_path("res://")
+                .to_string(),
+        );
+        for (id, path) in project_files(&project) {
+            match fsio::read_text_bounded(&path, FileKind::Document)
+                .map_err(|e| e.to_string())
+                .and_then(|t| {
+                    Preset::parse(&t, &path.display().to_string(), &id).map_err(|e| e.to_string())
+                }) {
+                Ok(p) => self.presets.push(p),
+                Err(e) => godot_warn!("Ridgeline: preset {id} left out: {e}"),
+            }
+        }
+        self.list.clear();
+        for p in &self.presets {
+            let builtin = p.id.starts_with("builtin://");
+            let i = self.list.add_item(&format!(
+                "{}{}",
+                p.label,
+                if builtin { "" } else { "  (project)" }
+            ));
+            self.list.set_item_tooltip(i, &p.description);
+            self.list.set_item_metadata(i, &p.id.to_variant());
+        }
+        self.description.set_text("");
+    }
+
+    /// Shows the description of preset `i`.
+    pub fn describe(&mut self, i: usize) {
+        if let Some(p) = self.presets.get(i) {
+            let biomes = p.biome_names().join(", ");
+            self.description.set_text(&format!(
+                "{}\n{}\nBiomes: {biomes} · id {} · version {}",
+                p.label, p.description, p.id, p.version
+            ));
+        }
+    }
+
+    /// The selected preset's index.
+    pub fn selected(&self) -> Option<usize> {
+        self.list
+            .get_selected_items()
+            .as_slice()
+            .first()
+            .and_then(|&i| usize::try_from(i).ok())
+    }
+}
+
+/// The project's `*.preset.json` files as `(res:// id, path)`, sorted; hidden folders and
+/// links skipped.
+fn project_files(project: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let mut stack = vec![(project.to_path_buf(), 0usize)];
+    let mut visited = 0usize;
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            visited += 1;
+            if visited > MAX_ENTRIES {
+                return out;
+            }
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.starts_with('.') {
+                continue;
+            }
+            let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+                continue;
+            };
+            if meta.is_dir() && depth < MAX_DEPTH {
+                stack.push((entry.path(), depth + 1));
+            } else if meta.is_file() && name.ends_with(".preset.json") {
+                let rel = entry
+                    .path()
+                    .strip_prefix(project)
+                    .map(|p| p.to_string_lossy().replace('\\', "/"))
+                    .unwrap_or(name);
+                out.push((format!("res://{rel}"), entry.path()));
+            }
+        }
+    }
+    out.sort();
+    out
+}

@@ -1,0 +1,530 @@
+//! The workspace's controls and keeping the canvas in step with the draft.
+
+use super::cards::{self, CardRefs};
+use super::palette::Palette;
+use super::presets_tab::PresetsTab;
+use crate::resources::terrain_asset::TerrainAsset;
+use crate::terrain::Terrain3D;
+use godot::classes::control::SizeFlags;
+use godot::classes::{
+    Button, GraphEdit, GraphNode, HBoxContainer, HSplitContainer, ItemList, Label, TabContainer,
+    VBoxContainer, VSeparator,
+};
+use godot::prelude::*;
+use ridgeline_core::graph::draft::{Draft, DraftNode, Problem};
+use ridgeline_core::graph::history::History;
+use ridgeline_core::recipe::Document;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// The terrain the workspace is pinned to and its source.
+#[derive(Clone)]
+pub struct Target {
+    /// The terrain (previews and generation show on it).
+    pub terrain: Gd<Terrain3D>,
+    /// Its asset, or None for an inline recipe.
+    pub asset: Option<Gd<TerrainAsset>>,
+}
+
+impl Target {
+    /// The source document as it is now.
+    pub fn document(&self) -> Result<Document, String> {
+        match &self.asset {
+            Some(a) => {
+                let a = a.bind();
+                if a.is_cooked() {
+                    return Err("the asset is a cooked payload: edit its .terrain.json".into());
+                }
+                a.document()
+                    .cloned()
+                    .ok_or_else(|| "the asset holds no valid recipe".to_string())
+            }
+            None => {
+                let text = self.terrain.get("recipe").to::<GString>().to_string();
+                if text.is_empty() {
+                    return Err("the terrain has no asset or inline recipe".into());
+                }
+                Document::parse(&text, "Terrain3D.recipe").map_err(|e| e.to_string())
+            }
+        }
+    }
+
+    /// The source as text (canonical for assets, as authored for inline recipes).
+    pub fn source_text(&self) -> String {
+        match &self.asset {
+            Some(a) => a.bind().get_source_json().to_string(),
+            None => self.terrain.get("recipe").to::<GString>().to_string(),
+        }
+    }
+
+    /// A short description of the source.
+    pub fn describe(&self) -> String {
+        let name = self.terrain.get_name().to_string();
+        match &self.asset {
+            Some(a) => format!("{name} · asset {}", a.get_path()),
+            None => format!("{name} · inline recipe"),
+        }
+    }
+
+    /// The pinned terrain's source, if it can be edited.
+    pub fn of(terrain: &Gd<Terrain3D>) -> Result<Target, String> {
+        let asset = terrain
+            .get("asset")
+            .try_to::<Option<Gd<TerrainAsset>>>()
+            .ok()
+            .flatten();
+        let t = Target {
+            terrain: terrain.clone(),
+            asset,
+        };
+        t.document().map(|_| t)
+    }
+}
+
+/// `document` with its recipe's graph replaced by `draft`, validated whole, as canonical JSON.
+pub fn document_with(document: &Document, draft: &Draft) -> Result<String, String> {
+    let recipe = document
+        .recipe()
+        .with_draft(draft)
+        .map_err(|e| e.to_string())?;
+    let doc = match document {
+        Document::Asset(a) => Document::Asset(ridgeline_core::recipe::AssetDocument {
+            id: a.id.clone(),
+            recipe,
+        }),
+        Document::Recipe(_) => Document::Recipe(recipe),
+    };
+    Ok(doc.to_canonical_json())
+}
+
+/// Pin kinds in port-type order, with their colours.
+pub const KINDS: [(&str, (f32, f32, f32)); 5] = [
+    ("heightfield", (0.90, 0.72, 0.42)),
+    ("mask", (0.82, 0.82, 0.82)),
+    ("drainage", (0.38, 0.60, 1.00)),
+    ("water", (0.30, 0.86, 0.92)),
+    ("instances", (0.46, 0.86, 0.40)),
+];
+
+/// Port type and colour of a pin kind.
+pub fn kind_style(kind: &str) -> (i32, Color) {
+    KINDS
+        .iter()
+        .position(|(k, _)| *k == kind)
+        .map(|i| {
+            let (r, g, b) = KINDS[i].1;
+            (i as i32, Color::from_rgb(r, g, b))
+        })
+        .unwrap_or((99, Color::from_rgb(1.0, 0.3, 0.3)))
+}
+
+/// The workspace.
+pub struct Workspace {
+    /// The bottom panel's control.
+    pub root: Gd<VBoxContainer>,
+    /// The canvas.
+    pub canvas: Gd<GraphEdit>,
+    /// The Terrain Nodes palette.
+    pub palette: Palette,
+    /// The problem list.
+    pub problems: Gd<ItemList>,
+    /// The Presets tab.
+    pub presets: PresetsTab,
+    title: Gd<Label>,
+    status: Gd<Label>,
+    /// What the workspace is pinned to.
+    pub target: Option<Target>,
+    /// The edited graph.
+    pub draft: Draft,
+    /// The draft as last loaded or applied (unapplied changes differ from it).
+    pub applied: Draft,
+    /// The workspace's own history.
+    pub history: History<Draft>,
+    /// The label of the last recorded step, when later edits of the same value coalesce into it.
+    pub coalesce: Option<String>,
+    /// Copied nodes.
+    pub clipboard: Option<Value>,
+    /// The last message shown.
+    pub message: String,
+    /// Catalogue entries by type id.
+    pub catalog: HashMap<String, Value>,
+    cards: HashMap<String, Gd<GraphNode>>,
+    shown: HashMap<String, (DraftNode, bool)>,
+    names: HashMap<String, String>,
+    serial: u64,
+}
+
+fn button(text: &str, name: &str, tip: &str, target: &Gd<Object>, method: &str) -> Gd<Button> {
+    let mut b = Button::new_alloc();
+    b.set_text(text);
+    b.set_name(name);
+    b.set_tooltip_text(tip);
+    b.connect("pressed", &Callable::from_object_method(target, method));
+    b
+}
+
+impl Workspace {
+    /// Builds the panel; signals go to `plugin`.
+    pub fn new(plugin: &Gd<Object>) -> Workspace {
+        let catalog: HashMap<String, Value> = match ridgeline_core::nodes::catalog() {
+            Value::Array(a) => a
+                .into_iter()
+                .filter_map(|e| Some((e.get("id")?.as_str()?.to_string(), e)))
+                .collect(),
+            _ => HashMap::new(),
+        };
+        let mut root = VBoxContainer::new_alloc();
+        root.set_name("Terrain Graph");
+        root.set_custom_minimum_size(Vector2::new(0.0, 320.0));
+        let mut bar = HBoxContainer::new_alloc();
+        let mut title = Label::new_alloc();
+        title.set_text("Terrain Graph");
+        bar.add_child(&title);
+        bar.add_child(&VSeparator::new_alloc());
+        for (text, name, tip, method) in [
+            (
+                "Undo graph",
+                "UndoGraph",
+                "Undo the last graph edit (the workspace's own history)",
+                "_on_graph_undo",
+            ),
+            (
+                "Redo graph",
+                "RedoGraph",
+                "Redo the last undone graph edit",
+                "_on_graph_redo",
+            ),
+            (
+                "Starter graph",
+                "StarterGraph",
+                "Replace the draft with a working chain: noise → erosion → biome rules → output",
+                "_on_graph_starter",
+            ),
+            (
+                "Generate",
+                "Generate",
+                "Generate the draft on the terrain without applying it",
+                "_on_graph_generate",
+            ),
+            (
+                "Discard preview",
+                "Discard",
+                "Show the terrain's own source again",
+                "_on_graph_discard",
+            ),
+            (
+                "Apply",
+                "Apply",
+                "Write the draft into the terrain's asset or recipe (one scene undo step)",
+                "_on_graph_apply",
+            ),
+            (
+                "Reload",
+                "Reload",
+                "Reload the draft from the terrain's source (the graph history is kept)",
+                "_on_graph_reload",
+            ),
+        ] {
+            bar.add_child(&button(text, name, tip, plugin, method));
+        }
+        root.add_child(&bar);
+        let mut tabs = TabContainer::new_alloc();
+        tabs.set_name("GraphTabs");
+        tabs.set_v_size_flags(SizeFlags::EXPAND_FILL);
+        let mut split = HSplitContainer::new_alloc();
+        split.set_name("Graph");
+        let palette = Palette::new(plugin, &catalog);
+        split.add_child(&palette.root);
+        let mut inner = HSplitContainer::new_alloc();
+        inner.set_h_size_flags(SizeFlags::EXPAND_FILL);
+        let mut canvas = GraphEdit::new_alloc();
+        canvas.set_name("Canvas");
+        canvas.set_h_size_flags(SizeFlags::EXPAND_FILL);
+        canvas.set_right_disconnects(true);
+        for (signal, method) in [
+            ("connection_request", "_on_graph_connection_request"),
+            ("disconnection_request", "_on_graph_disconnection_request"),
+            ("delete_nodes_request", "_on_graph_delete_request"),
+            ("copy_nodes_request", "_on_graph_copy_request"),
+            ("cut_nodes_request", "_on_graph_cut_request"),
+            ("paste_nodes_request", "_on_graph_paste_request"),
+            ("duplicate_nodes_request", "_on_graph_duplicate_request"),
+            ("end_node_move", "_on_graph_end_node_move"),
+        ] {
+            canvas.connect(signal, &Callable::from_object_method(plugin, method));
+        }
+        canvas.set_drag_forwarding(
+            &Callable::invalid(),
+            &Callable::from_object_method(plugin, "_graph_can_drop"),
+            &Callable::from_object_method(plugin, "_graph_drop"),
+        );
+        inner.add_child(&canvas);
+        let mut side = VBoxContainer::new_alloc();
+        side.set_custom_minimum_size(Vector2::new(260.0, 0.0));
+        let mut head = Label::new_alloc();
+        head.set_text("Problems");
+        side.add_child(&head);
+        let mut problems = ItemList::new_alloc();
+        problems.set_name("ProblemList");
+        problems.set_v_size_flags(SizeFlags::EXPAND_FILL);
+        problems.connect(
+            "item_selected",
+            &Callable::from_object_method(plugin, "_on_graph_problem_selected"),
+        );
+        side.add_child(&problems);
+        inner.add_child(&side);
+        split.add_child(&inner);
+        tabs.add_child(&split);
+        let presets = PresetsTab::new(plugin);
+        tabs.add_child(&presets.root);
+        root.add_child(&tabs);
+        let mut status = Label::new_alloc();
+        status.set_name("Status");
+        status.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
+        root.add_child(&status);
+        let draft = Draft::from_graph(&ridgeline_core::graph::Graph::conventional());
+        Workspace {
+            root,
+            canvas,
+            palette,
+            problems,
+            presets,
+            title,
+            status,
+            target: None,
+            applied: draft.clone(),
+            draft,
+            history: History::default(),
+            coalesce: None,
+            clipboard: None,
+            message: String::new(),
+            catalog,
+            cards: HashMap::new(),
+            shown: HashMap::new(),
+            names: HashMap::new(),
+            serial: 0,
+        }
+    }
+
+    /// Pins the workspace to `target` and loads its graph (the graph history starts afresh).
+    pub fn pin(&mut self, plugin: &Gd<Object>, target: Target) -> Result<(), String> {
+        let doc = target.document()?;
+        self.draft = doc.recipe().draft();
+        self.applied = self.draft.clone();
+        self.history.clear();
+        self.coalesce = None;
+        self.title
+            .set_text(&format!("Terrain Graph — {}", target.describe()));
+        self.target = Some(target);
+        self.refresh(plugin);
+        Ok(())
+    }
+
+    /// Records an undo step named `label` (the draft before is `before`).
+    pub fn record(&mut self, label: &str, before: Draft) {
+        if self.coalesce.as_deref() == Some(label) {
+            return;
+        }
+        self.history.record(label, before);
+        self.coalesce = None;
+    }
+
+    /// The card's node id for a GraphEdit child name.
+    pub fn id_of(&self, name: &StringName) -> Option<String> {
+        self.names.get(&name.to_string()).cloned()
+    }
+
+    /// The card of node `id`.
+    pub fn card(&self, id: &str) -> Option<&Gd<GraphNode>> {
+        self.cards.get(id)
+    }
+
+    /// Ids of the selected cards, in draft order.
+    pub fn selected(&self) -> Vec<String> {
+        self.draft
+            .nodes
+            .iter()
+            .filter(|n| self.cards.get(&n.id).is_some_and(|c| c.is_selected()))
+            .map(|n| n.id.clone())
+            .collect()
+    }
+
+    /// Selects exactly `ids`.
+    pub fn select(&mut self, ids: &[String]) {
+        for (id, c) in &mut self.cards {
+            c.set_selected(ids.contains(id));
+        }
+    }
+
+    /// Canvas coordinates of a point in the canvas control (zoom and pan applied).
+    pub fn to_graph(&self, at: Vector2) -> [f64; 2] {
+        let zoom = self.canvas.get_zoom().max(1e-3);
+        let p = (at + self.canvas.get_scroll_offset()) / zoom;
+        [p.x as f64, p.y as f64]
+    }
+
+    /// Marks that the card of `id` already shows the draft's node (a control edited it).
+    pub fn mark_shown(&mut self, id: &str) {
+        if let Some(n) = self.draft.node(id) {
+            let active = self.draft.output == id;
+            self.shown.insert(id.to_string(), (n.clone(), active));
+        }
+    }
+
+    /// Brings the canvas in step with the draft: cards added, removed, rebuilt (when their
+    /// content changed) or moved; every connection redrawn; problems listed.
+    pub fn refresh(&mut self, plugin: &Gd<Object>) {
+        let ids: std::collections::HashSet<String> =
+            self.draft.nodes.iter().map(|n| n.id.clone()).collect();
+        let stale: Vec<String> = self
+            .cards
+            .keys()
+            .filter(|id| !ids.contains(*id))
+            .cloned()
+            .collect();
+        for id in stale {
+            self.drop_card(&id);
+        }
+        let nodes = self.draft.nodes.clone();
+        for n in &nodes {
+            let active = self.draft.output == n.id;
+            let same = self.shown.get(&n.id).is_some_and(|(s, a)| {
+                *a == active
+                    && s.type_id == n.type_id
+                    && s.params == n.params
+                    && s.text == n.text
+                    && s.inputs == n.inputs
+            });
+            if !same {
+                self.drop_card(&n.id);
+                let Some(entry) = self.catalog.get(&n.type_id) else {
+                    continue;
+                };
+                self.serial += 1;
+                let name = cards::card_name(&n.id, self.serial);
+                let card = cards::build(
+                    plugin,
+                    &CardRefs {
+                        entry,
+                        node: n,
+                        active,
+                        name: &name,
+                    },
+                );
+                self.canvas.add_child(&card);
+                self.names.insert(name, n.id.clone());
+                self.cards.insert(n.id.clone(), card);
+            }
+            if let Some(c) = self.cards.get_mut(&n.id) {
+                let p = Vector2::new(n.position[0] as f32, n.position[1] as f32);
+                if c.get_position_offset() != p {
+                    c.set_position_offset(p);
+                }
+            }
+            self.shown.insert(n.id.clone(), (n.clone(), active));
+        }
+        self.canvas.clear_connections();
+        for n in &nodes {
+            let Some(to) = self.cards.get(&n.id).map(|c| c.get_name()) else {
+                continue;
+            };
+            for (pin, src) in &n.inputs {
+                let (Some(from), Some(to_port), Some(from_port)) = (
+                    self.cards.get(&src.node).map(|c| c.get_name()),
+                    self.port(&n.type_id, "inputs", pin),
+                    self.draft
+                        .node(&src.node)
+                        .and_then(|s| self.port(&s.type_id, "outputs", &src.pin)),
+                ) else {
+                    continue;
+                };
+                self.canvas.connect_node(&from, from_port, &to, to_port);
+            }
+        }
+        self.refresh_problems();
+    }
+
+    /// Index of pin `name` among the `side` ("inputs"/"outputs") of type `type_id`.
+    pub fn port(&self, type_id: &str, side: &str, name: &str) -> Option<i32> {
+        self.catalog
+            .get(type_id)?
+            .get(side)?
+            .as_array()?
+            .iter()
+            .position(|p| p.get("name").and_then(Value::as_str) == Some(name))
+            .map(|i| i as i32)
+    }
+
+    /// Name of pin `port` on the `side` of type `type_id`.
+    pub fn pin_name(&self, type_id: &str, side: &str, port: i64) -> Option<String> {
+        let pins = self.catalog.get(type_id)?.get(side)?.as_array()?;
+        let p = pins.get(usize::try_from(port).ok()?)?;
+        p.get("name").and_then(Value::as_str).map(str::to_string)
+    }
+
+    fn drop_card(&mut self, id: &str) {
+        if let Some(mut c) = self.cards.remove(id) {
+            self.names.remove(&c.get_name().to_string());
+            self.canvas.remove_child(&c);
+            c.queue_free();
+        }
+        self.shown.remove(id);
+    }
+
+    /// The problems of the draft, on the cards and in the list.
+    pub fn refresh_problems(&mut self) {
+        let problems: Vec<Problem> = self.draft.problems();
+        self.problems.clear();
+        let mut per_node: HashMap<String, Vec<String>> = HashMap::new();
+        for p in &problems {
+            let text = p.diagnostic.to_string();
+            let i = self.problems.add_item(&text);
+            self.problems
+                .set_item_metadata(i, &p.node.clone().unwrap_or_default().to_variant());
+            self.problems
+                .set_item_custom_fg_color(i, Color::from_rgb(1.0, 0.55, 0.45));
+            if let Some(n) = &p.node {
+                per_node
+                    .entry(n.clone())
+                    .or_default()
+                    .push(p.diagnostic.message.clone());
+            }
+        }
+        if problems.is_empty() {
+            let i = self.problems.add_item("No problems.");
+            self.problems.set_item_selectable(i, false);
+        }
+        for (id, card) in &self.cards {
+            cards::show_problems(card, per_node.get(id).map(Vec::as_slice).unwrap_or(&[]));
+        }
+        let unapplied = self.draft != self.applied;
+        self.status_line(unapplied);
+    }
+
+    fn status_line(&mut self, unapplied: bool) {
+        let mut text = String::new();
+        if unapplied {
+            text.push_str("Draft not applied. ");
+        }
+        text.push_str(&self.message);
+        self.status.set_text(&text);
+    }
+
+    /// Shows a message in the status line.
+    pub fn show(&mut self, text: &str, error: bool) {
+        self.message = text.to_string();
+        let c = if error {
+            Color::from_rgb(1.0, 0.45, 0.4)
+        } else {
+            Color::from_rgb(0.7, 0.85, 0.7)
+        };
+        self.status.add_theme_color_override("font_color", c);
+        let unapplied = self.draft != self.applied;
+        self.status_line(unapplied);
+    }
+
+    /// How many cards the canvas holds (tests and the bench).
+    pub fn card_count(&self) -> usize {
+        self.cards.len()
+    }
+}
