@@ -110,14 +110,17 @@ pub fn detail_correlation(a: &Image, b: &Image, r: Region) -> f64 {
         }
         (img.lum(x, y) - m / 25.0) as f64
     };
-    let (mut ab, mut aa, mut bb) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut ab, mut aa, mut bb, mut n) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     for (x, y) in pixels(a, r) {
         let (p, q) = (hp(a, x, y), hp(b, x, y));
         ab += p * q;
         aa += p * p;
         bb += q * q;
+        n += 1.0;
     }
-    if aa == 0.0 || bb == 0.0 {
+    // No detail (a flat image, up to f32 rounding of the local mean): no correlation.
+    let flat = 1e-6 * n.max(1.0);
+    if aa <= flat || bb <= flat {
         0.0
     } else {
         ab / (aa * bb).sqrt()
