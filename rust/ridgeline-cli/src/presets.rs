@@ -7,56 +7,7 @@ use crate::Format;
 use ridgeline_core::fsio::{self, FileKind};
 use ridgeline_core::recipe::preset::{self, Preset};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-/// Folders deeper than this below the project are not searched.
-const MAX_DEPTH: usize = 16;
-/// Directory entries visited at most (a runaway tree cannot hang the listing).
-const MAX_ENTRIES: usize = 100_000;
-
-/// The project's preset files as `(res:// id, path)`, sorted by id.
-fn project_preset_files(project: &Path) -> Result<Vec<(String, PathBuf)>, String> {
-    if !project.is_dir() {
-        return Err(format!("{}: not a project folder", project.display()));
-    }
-    let mut out = Vec::new();
-    let mut stack = vec![(project.to_path_buf(), 0usize)];
-    let mut visited = 0usize;
-    while let Some((dir, depth)) = stack.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        for entry in entries.flatten() {
-            visited += 1;
-            if visited > MAX_ENTRIES {
-                return Err(format!(
-                    "{}: more than {MAX_ENTRIES} files and folders; presets were not searched completely",
-                    project.display()
-                ));
-            }
-            let name = entry.file_name().to_string_lossy().to_string();
-            if name.starts_with('.') {
-                continue;
-            }
-            // Never follow links: a link could leave the project or loop.
-            let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
-                continue;
-            };
-            if meta.is_dir() {
-                if depth < MAX_DEPTH {
-                    stack.push((entry.path(), depth + 1));
-                }
-            } else if meta.is_file() && name.ends_with(".preset.json") {
-                let rel = entry
-                    .path()
-                    .strip_prefix(project)
-                    .map(|p| p.to_string_lossy().replace('\\', "/"))
-                    .unwrap_or(name);
-                out.push((format!("res://{rel}"), entry.path()));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
+use std::path::Path;
 
 fn read_project_preset(id: &str, path: &Path) -> Result<Preset, String> {
     let text = fsio::read_text_bounded(path, FileKind::Document).map_err(|e| e.to_string())?;
@@ -68,7 +19,7 @@ fn read_project_preset(id: &str, path: &Path) -> Result<Preset, String> {
 pub fn all(project: &Path) -> Result<(Vec<Preset>, Vec<String>), String> {
     let mut presets = preset::builtins().map_err(|e| e.to_string())?;
     let mut problems = Vec::new();
-    for (id, path) in project_preset_files(project)? {
+    for (id, path) in ridgeline_core::recipe::preset::project_preset_files(project)? {
         match read_project_preset(&id, &path) {
             Ok(p) => presets.push(p),
             Err(e) => problems.push(e),
@@ -169,6 +120,7 @@ fn render(presets: &[Preset], format: Format) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn temp(name: &str) -> PathBuf {
         let dir =

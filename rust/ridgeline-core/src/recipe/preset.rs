@@ -415,6 +415,59 @@ pub fn builtin(id: &str) -> Option<Result<Preset>> {
     ))
 }
 
+/// How deep [`project_preset_files`] searches below the project folder.
+pub const PROJECT_SEARCH_DEPTH: usize = 16;
+/// How many files and folders [`project_preset_files`] reads before giving up.
+pub const PROJECT_SEARCH_ENTRIES: usize = 100_000;
+
+/// The project's `*.preset.json` files as `(res:// id, path)`, sorted by id: hidden entries
+/// skipped, links never followed, depth and entry count bounded (an error says so). Shared by
+/// `ridgeline presets` and the editor's Presets tab.
+pub fn project_preset_files(
+    project: &std::path::Path,
+) -> Result<Vec<(String, std::path::PathBuf)>, String> {
+    if !project.is_dir() {
+        return Err(format!("{}: not a project folder", project.display()));
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![(project.to_path_buf(), 0usize)];
+    let mut visited = 0usize;
+    while let Some((dir, depth)) = stack.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        for entry in entries.flatten() {
+            visited += 1;
+            if visited > PROJECT_SEARCH_ENTRIES {
+                return Err(format!(
+                    "{}: more than {PROJECT_SEARCH_ENTRIES} files and folders; presets were not searched completely",
+                    project.display()
+                ));
+            }
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.starts_with('.') {
+                continue;
+            }
+            // Never follow links: a link could leave the project or loop.
+            let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+                continue;
+            };
+            if meta.is_dir() {
+                if depth < PROJECT_SEARCH_DEPTH {
+                    stack.push((entry.path(), depth + 1));
+                }
+            } else if meta.is_file() && name.ends_with(".preset.json") {
+                let rel = entry
+                    .path()
+                    .strip_prefix(project)
+                    .map(|p| p.to_string_lossy().replace('\\', "/"))
+                    .unwrap_or(name);
+                out.push((format!("res://{rel}"), entry.path()));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 #[cfg(test)]
 #[path = "preset_tests.rs"]
 mod tests;

@@ -13,11 +13,6 @@ use ridgeline_core::fsio::{self, FileKind};
 use ridgeline_core::recipe::preset::{self, GridChange, Preset};
 use std::path::{Path, PathBuf};
 
-/// Folders below the project searched at most this deep.
-const MAX_DEPTH: usize = 12;
-/// Directory entries visited at most.
-const MAX_ENTRIES: usize = 50_000;
-
 /// The tab's controls and presets.
 pub struct PresetsTab {
     /// The tab page.
@@ -148,40 +143,11 @@ impl PresetsTab {
     }
 }
 
-/// The project's `*.preset.json` files as `(res:// id, path)`, sorted; hidden folders and
-/// links skipped.
+/// The project's `*.preset.json` files as `(res:// id, path)`, sorted (the core's search, the
+/// same `ridgeline presets` uses); a search that fails lists none and says why.
 fn project_files(project: &Path) -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    let mut stack = vec![(project.to_path_buf(), 0usize)];
-    let mut visited = 0usize;
-    while let Some((dir, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            visited += 1;
-            if visited > MAX_ENTRIES {
-                return out;
-            }
-            let name = entry.file_name().to_string_lossy().to_string();
-            if name.starts_with('.') {
-                continue;
-            }
-            let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
-                continue;
-            };
-            if meta.is_dir() && depth < MAX_DEPTH {
-                stack.push((entry.path(), depth + 1));
-            } else if meta.is_file() && name.ends_with(".preset.json") {
-                let rel = entry
-                    .path()
-                    .strip_prefix(project)
-                    .map(|p| p.to_string_lossy().replace('\\', "/"))
-                    .unwrap_or(name);
-                out.push((format!("res://{rel}"), entry.path()));
-            }
-        }
-    }
-    out.sort();
-    out
+    ridgeline_core::recipe::preset::project_preset_files(project).unwrap_or_else(|e| {
+        godot_warn!("Ridgeline presets: {e}");
+        Vec::new()
+    })
 }
