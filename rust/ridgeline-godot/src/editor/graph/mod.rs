@@ -9,13 +9,21 @@
 //! - [`cards`] and [`params`]: one GraphNode per node, typed parameter controls;
 //! - [`palette`]: the searchable **Terrain Nodes** list, click or drag to insert;
 //! - [`presets_tab`]: the preset list and its confirmation;
-//! - [`callbacks`]: the signal handlers (on the editor plugin) and the scripting API.
+//! - the handlers on the editor plugin: [`api`] (scripting API), [`toolbar`], [`canvas`],
+//!   [`fields`] (parameter controls), [`insert`] (palette and drops), [`preset_actions`], and the
+//!   shared [`edits`] plumbing (target, message line, one history step per edit).
 
-mod callbacks;
+mod api;
+mod canvas;
 mod cards;
+mod edits;
+mod fields;
+mod insert;
 mod palette;
 mod params;
+mod preset_actions;
 mod presets_tab;
+mod toolbar;
 mod workspace;
 
 pub use workspace::Workspace;

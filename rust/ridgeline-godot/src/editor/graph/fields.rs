@@ -1,0 +1,160 @@
+//! Handlers of the cards' parameter controls: values, reset to default, and point-list rows
+//! (edit, add, remove).
+//! Editor-only: nothing here is registered in games.
+
+use super::params;
+use crate::editor::plugin::RidgelineEditorPlugin;
+use godot::prelude::*;
+use ridgeline_core::graph::draft::Draft;
+use serde_json::Value;
+
+#[godot_api(secondary)]
+impl RidgelineEditorPlugin {
+    /// Card: a parameter control changed.
+    #[func]
+    fn _on_graph_param(&mut self, value: Variant, node: GString, param: GString) {
+        let (id, name) = (node.to_string(), param.to_string());
+        let Some(spec) = self.graph_param_spec(&id, &name) else {
+            return;
+        };
+        let Some(v) = params::to_json(&spec, &value) else {
+            self.graph_show(
+                &format!("graph.nodes[\"{id}\"].params.{name}: cannot read this value"),
+                true,
+            );
+            return;
+        };
+        self.graph_value_edit(&format!("Set {id}.{name}"), &id, |d| {
+            d.set_param(&id, &name, Some(v))
+        });
+    }
+
+    /// Card: a parameter's reset button.
+    #[func]
+    fn _on_graph_param_reset(&mut self, node: GString, param: GString) {
+        let (id, name) = (node.to_string(), param.to_string());
+        self.graph_edit_deferred(&format!("Reset {id}.{name}"), move |d| {
+            d.set_param(&id, &name, None)
+        });
+    }
+
+    /// Card: a coordinate of a point or point-list row changed.
+    #[func]
+    fn _on_graph_point(&mut self, value: f64, node: GString, param: GString, row: i64, coord: i64) {
+        let (id, name) = (node.to_string(), param.to_string());
+        let Some(mut current) = self.graph_param_value(&id, &name) else {
+            return;
+        };
+        let (Ok(k), ok_row) = (usize::try_from(coord), usize::try_from(row)) else {
+            return;
+        };
+        let target = match ok_row {
+            // A single point.
+            Err(_) => Some(&mut current),
+            Ok(r) => current.get_mut(r),
+        };
+        match target.and_then(|p| p.get_mut(k)) {
+            Some(c) => *c = serde_json::json!(value),
+            None => return,
+        }
+        self.graph_value_edit(&format!("Set {id}.{name}"), &id, |d| {
+            d.set_param(&id, &name, Some(current))
+        });
+    }
+
+    /// Card: **+ point**.
+    #[func]
+    fn _on_graph_point_add(&mut self, node: GString, param: GString) {
+        let (id, name) = (node.to_string(), param.to_string());
+        let dims = self
+            .graph_param_spec(&id, &name)
+            .and_then(|s| s.get("dims").and_then(Value::as_u64))
+            .unwrap_or(2) as usize;
+        let mut points = self
+            .graph_param_value(&id, &name)
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default();
+        let next = points
+            .last()
+            .cloned()
+            .map(|mut p| {
+                if let Some(x) = p.get_mut(0).and_then(|x| x.as_f64()) {
+                    p[0] = serde_json::json!(x + 10.0);
+                }
+                p
+            })
+            .unwrap_or_else(|| serde_json::json!(vec![0.0; dims]));
+        points.push(next);
+        self.graph_edit_deferred(&format!("Add a point to {id}.{name}"), move |d| {
+            d.set_param(&id, &name, Some(Value::Array(points)))
+        });
+    }
+
+    /// Card: a point row's remove button.
+    #[func]
+    fn _on_graph_point_remove(&mut self, node: GString, param: GString, row: i64) {
+        let (id, name) = (node.to_string(), param.to_string());
+        let mut points = self
+            .graph_param_value(&id, &name)
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default();
+        let Ok(r) = usize::try_from(row) else { return };
+        if r >= points.len() {
+            return;
+        }
+        points.remove(r);
+        self.graph_edit_deferred(&format!("Remove a point of {id}.{name}"), move |d| {
+            d.set_param(&id, &name, Some(Value::Array(points)))
+        });
+    }
+}
+
+impl RidgelineEditorPlugin {
+    /// An edit from a value control: the card already shows it (not rebuilt); consecutive
+    /// edits of the same value are one undo step.
+    pub(super) fn graph_value_edit(
+        &mut self,
+        label: &str,
+        id: &str,
+        edit: impl FnOnce(&mut Draft) -> ridgeline_core::Result<()>,
+    ) {
+        let Some(w) = &mut self.graph else { return };
+        let mut next = w.draft.clone();
+        match edit(&mut next) {
+            Ok(()) if next == w.draft => {}
+            Ok(()) => {
+                let before = std::mem::replace(&mut w.draft, next);
+                w.record(label, before);
+                w.coalesce = Some(label.to_string());
+                w.mark_shown(id);
+                w.refresh_problems();
+            }
+            Err(e) => w.show(&format!("Refused: {e}"), true),
+        }
+    }
+
+    pub(super) fn graph_param_spec(&self, id: &str, name: &str) -> Option<Value> {
+        let w = self.graph.as_ref()?;
+        let n = w.draft.node(id)?;
+        w.catalog
+            .get(&n.type_id)?
+            .get("params")?
+            .as_array()?
+            .iter()
+            .find(|p| params::name(p) == name)
+            .cloned()
+    }
+
+    /// The parameter's value in the draft, or its default.
+    pub(super) fn graph_param_value(&self, id: &str, name: &str) -> Option<Value> {
+        let w = self.graph.as_ref()?;
+        if let Some(v) = w.draft.node(id)?.params.get(name) {
+            return Some(v.clone());
+        }
+        self.graph_param_spec(id, name)?
+            .get("default")
+            .filter(|v| !v.is_null())
+            .cloned()
+            .or(Some(Value::Array(Vec::new())))
+    }
+}

@@ -1,0 +1,172 @@
+//! The workspace toolbar's handlers: graph undo/redo, Starter graph, Generate (an unapplied
+//! draft), Discard preview, Apply (one scene undo step) and Reload.
+//! Editor-only: nothing here is registered in games.
+
+use super::workspace::{Target, document_with};
+use crate::editor::plugin::RidgelineEditorPlugin;
+use godot::prelude::*;
+use ridgeline_core::graph::draft::Draft;
+
+#[godot_api(secondary)]
+impl RidgelineEditorPlugin {
+    /// Toolbar: **Undo graph**.
+    #[func]
+    fn _on_graph_undo(&mut self) {
+        self.graph_history(true);
+    }
+
+    /// Toolbar: **Redo graph**.
+    #[func]
+    fn _on_graph_redo(&mut self) {
+        self.graph_history(false);
+    }
+
+    /// Toolbar: **Starter graph**.
+    #[func]
+    fn _on_graph_starter(&mut self) {
+        self.graph_edit("Starter graph", |d| {
+            *d = Draft::starter();
+            Ok(())
+        });
+    }
+
+    /// Toolbar: **Generate** (the draft, unapplied).
+    #[func]
+    fn _on_graph_generate(&mut self) {
+        self.graph_generate();
+    }
+
+    /// Toolbar: **Discard preview**.
+    #[func]
+    fn _on_graph_discard(&mut self) {
+        let Some(mut t) = self.graph_target().map(|t| t.terrain) else {
+            return;
+        };
+        t.call_deferred("generate", &[]);
+        self.graph_show("Showing the terrain's own source again.", false);
+    }
+
+    /// Toolbar: **Apply**.
+    #[func]
+    fn _on_graph_apply(&mut self) {
+        self.graph_apply();
+    }
+
+    /// Toolbar: **Reload**.
+    #[func]
+    fn _on_graph_reload(&mut self) {
+        let Some(target) = self.graph_target() else {
+            return;
+        };
+        match target.document() {
+            Ok(doc) => {
+                let fresh = doc.recipe().draft();
+                self.graph_edit("Reload from source", |d| {
+                    *d = fresh;
+                    Ok(())
+                });
+                if let Some(w) = &mut self.graph {
+                    w.applied = w.draft.clone();
+                    w.refresh_problems();
+                }
+            }
+            Err(e) => self.graph_show(&e, true),
+        }
+    }
+
+    /// Rebuilds the canvas from the draft (deferred after card controls).
+    #[func]
+    fn _graph_refresh(&mut self) {
+        let me = self.to_gd().upcast::<Object>();
+        if let Some(w) = &mut self.graph {
+            w.refresh(&me);
+        }
+    }
+
+    /// The pinned terrain finished generating.
+    #[func]
+    fn _on_graph_generation_finished(&mut self, ok: bool, message: GString) {
+        if self.graph.as_ref().is_some_and(|w| w.target.is_some()) {
+            if ok {
+                self.graph_show(&format!("Generated ({message})."), false);
+            } else {
+                self.graph_show(
+                    &format!("Generation failed; the last surface stays: {message}"),
+                    true,
+                );
+            }
+        }
+    }
+}
+
+impl RidgelineEditorPlugin {
+    /// The draft as the pinned source's document text, or why not.
+    pub(super) fn graph_document(&self) -> Result<(Target, String), String> {
+        let w = self.graph.as_ref().ok_or("the Terrain Graph is not open")?;
+        let target = w.target.clone().ok_or("the Terrain Graph is not pinned")?;
+        let doc = target.document()?;
+        let text = document_with(&doc, &w.draft)?;
+        Ok((target, text))
+    }
+
+    pub(super) fn graph_generate(&mut self) {
+        match self.graph_document() {
+            Ok((target, text)) => {
+                let mut t = target.terrain.clone();
+                t.call_deferred("generate_draft", &[text.to_variant()]);
+                self.graph_show("Generating the draft (not applied)…", false);
+            }
+            Err(e) => self.graph_show(&format!("Not generated; the last surface stays: {e}"), true),
+        }
+    }
+
+    pub(super) fn graph_apply(&mut self) {
+        let (target, text) = match self.graph_document() {
+            Ok(x) => x,
+            Err(e) => {
+                self.graph_show(&format!("Not applied: {e}"), true);
+                return;
+            }
+        };
+        self.write_source(&target, &text, "Ridgeline: apply Terrain Graph");
+        if let Some(w) = &mut self.graph {
+            w.applied = w.draft.clone();
+            w.refresh_problems();
+        }
+        self.graph_show("Applied to the terrain's source (Ctrl+Z undoes it).", false);
+    }
+
+    /// Writes `text` into the target's source as one scene undo step (applied deferred).
+    pub(super) fn write_source(&mut self, target: &Target, text: &str, action: &str) {
+        let old = target.source_text();
+        let terrain = target.terrain.clone().upcast::<Object>();
+        if let Some(mut ur) = self.base().get_undo_redo() {
+            ur.create_action_ex(action).custom_context(&terrain).done();
+            match &target.asset {
+                Some(a) => {
+                    let a = a.clone().upcast::<Object>();
+                    ur.add_do_method(&a, "set_source_json", &[text.to_variant()]);
+                    ur.add_undo_method(&a, "set_source_json", &[old.to_variant()]);
+                }
+                None => {
+                    ur.add_do_property(&terrain, "recipe", &text.to_variant());
+                    ur.add_undo_property(&terrain, "recipe", &old.to_variant());
+                }
+            }
+            ur.commit_action_ex().execute(false).done();
+        }
+        match &target.asset {
+            Some(a) => {
+                let mut a = a.clone();
+                a.call_deferred("set_source_json", &[text.to_variant()]);
+                if !self.dirty.contains(&a) {
+                    self.dirty.push(a);
+                }
+            }
+            None => {
+                let mut t = target.terrain.clone();
+                t.call_deferred("set", &["recipe".to_variant(), text.to_variant()]);
+            }
+        }
+    }
+}
