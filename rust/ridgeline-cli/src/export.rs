@@ -4,10 +4,12 @@
 use crate::files::{load_placed, write_atomic};
 use clap::ValueEnum;
 use ridgeline_core::Heightfield;
+use ridgeline_core::formats::splat_export::splat_layers;
 use ridgeline_core::formats::{HeightImage, payload, png16, raw, terrain_json::TerrainDocument};
 use ridgeline_core::fsio::{self, FileKind};
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::nodes::Quality;
+use ridgeline_core::pipeline::Surface;
 use ridgeline_core::recipe::Recipe;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -22,7 +24,7 @@ pub enum ExportFormat {
     /// Raw f32 little endian, heights as they are.
     R32,
     /// Seed-002 terrain JSON (heights, holes, chunk_cells; the texture layers and splat of a
-    /// terrain JSON the graph reads, when the grid matches).
+    /// terrain JSON the graph reads, when the grid matches, else the resolved biomes as layers).
     TerrainJson,
 }
 
@@ -33,7 +35,7 @@ pub fn run(
     out: &Path,
     height_range: Option<[f64; 2]>,
 ) -> Result<(), String> {
-    let (field, recipe) = surface(input)?;
+    let (field, recipe, resolved) = surface(input)?;
     let [w, d] = field.grid().samples();
     let [lo, hi] = field.height_range();
     let (min, max) = match height_range {
@@ -63,6 +65,20 @@ pub fn run(
                 doc.origin = source.1.origin;
                 doc.layers = source.1.layers;
                 doc.splat = source.1.splat;
+            } else if let Some(l) = splat_layers(&resolved) {
+                eprintln!(
+                    "writing the resolved biomes as texture layers: {}",
+                    l.biomes.join(", ")
+                );
+                if !l.merged.is_empty() {
+                    eprintln!(
+                        "note: a terrain JSON holds four layers; {} written as layer 0 ({})",
+                        l.merged.join(", "),
+                        l.biomes[0]
+                    );
+                }
+                doc.layers = l.layers;
+                doc.splat = l.splat;
             }
             doc.to_json().into_bytes()
         }
@@ -83,8 +99,9 @@ pub fn run(
 }
 
 /// The seed-002 terrain JSON the recipe's graph reads, when it has texture layers or splat
-/// weights and exactly the exported grid: those are kept unchanged (Ridgeline does not
-/// regenerate them yet). With another grid they cannot be carried over and are left out.
+/// weights and exactly the exported grid: those are kept unchanged (the file's own blended
+/// weights, not the one-layer-per-vertex biomes an import paints from them). With another grid
+/// they cannot be carried over and the resolved biomes are written instead.
 fn layer_source(recipe: &Recipe, field: &Heightfield) -> Option<(String, TerrainDocument)> {
     let files = ridgeline_core::pipeline::files::referenced_files(recipe);
     let mut sources = files.iter().filter_map(|f| {
@@ -109,17 +126,14 @@ fn layer_source(recipe: &Recipe, field: &Heightfield) -> Option<(String, Terrain
     Some((name, doc))
 }
 
-/// The prepared surface of a cooked payload (`*.terrain.bin`) or a recipe (and the recipe).
-fn surface(input: &Path) -> Result<(Heightfield, Option<Recipe>), String> {
+/// The prepared surface of a cooked payload (`*.terrain.bin`) or a recipe (and the recipe), with
+/// its resolved biomes.
+fn surface(input: &Path) -> Result<(Heightfield, Option<Recipe>, Surface), String> {
     let name = input.to_string_lossy();
     if name.ends_with(".terrain.bin") {
         let bytes = fsio::read_bounded(input, FileKind::Payload).map_err(|e| e.to_string())?;
-        return Ok((
-            payload::decode(&bytes, &name)
-                .map_err(|e| e.to_string())?
-                .field,
-            None,
-        ));
+        let p = payload::decode(&bytes, &name).map_err(|e| e.to_string())?;
+        return Ok((p.field, None, p.surface));
     }
     let recipe = load_placed(input)?;
     eprintln!("generating {name}");
@@ -134,5 +148,5 @@ fn surface(input: &Path) -> Result<(Heightfield, Option<Recipe>), String> {
         )),
     )
     .map_err(|e| e.to_string())?;
-    Ok((prepared.field, Some(recipe)))
+    Ok((prepared.field, Some(recipe), prepared.surface))
 }

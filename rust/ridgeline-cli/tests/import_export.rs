@@ -211,7 +211,7 @@ fn terrain_json_layers_and_splat_are_kept_through_import_and_export() {
         &["import", "painted.json", "--out", "painted.terrain.json"],
     );
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("splat weights stay in it"), "{err}");
+    assert!(err.contains("imported as biomes"), "{err}");
     let export = |from: &str, out: &str| {
         let (code, err) = ridgeline(
             p,
@@ -236,4 +236,54 @@ fn terrain_json_layers_and_splat_are_kept_through_import_and_export() {
         first == second,
         "export → import → export changed the bytes (splat)"
     );
+}
+
+#[test]
+fn resolved_biomes_are_exported_as_layers_and_imported_as_regions() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let src = r#"{"format_version":1,"id":"asset://b","recipe":{"size":[40,40],"resolution":[40,40],"seed":2,
+      "biomes":{"grass":{"color":[0.3,0.5,0.2,1]},"rock":{"color":[0.5,0.5,0.5,1],"material":"res://ground/rock.tres","texture_scale":2}},
+      "default_biome":"grass",
+      "regions":[{"type":"region","biome":"rock","center":[10,30],"radius":6}]}}"#;
+    std::fs::write(p.join("b.terrain.json"), src).unwrap();
+    let (code, err) = ridgeline(
+        p,
+        &[
+            "export",
+            "b.terrain.json",
+            "--format",
+            "terrain-json",
+            "--out",
+            "b.json",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("resolved biomes as texture layers: grass, rock"),
+        "{err}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(p.join("b.json")).unwrap()).unwrap();
+    assert_eq!(doc["layers"][0]["material"], "grass");
+    assert_eq!(doc["layers"][1]["material"], "res://ground/rock.tres");
+    assert_eq!(doc["layers"][1]["tile"], 128.0);
+    use base64::Engine as _;
+    let splat = base64::engine::general_purpose::STANDARD
+        .decode(doc["splat"].as_str().unwrap())
+        .unwrap();
+    let at = |x: usize, z: usize| &splat[(z * 41 + x) * 4..(z * 41 + x) * 4 + 4];
+    assert_eq!(at(10, 30), [0, 255, 0, 0], "inside the painted region");
+    assert_eq!(at(30, 10), [255, 0, 0, 0], "default biome");
+    let (code, err) = ridgeline(p, &["import", "b.json", "--out", "back.terrain.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("imported as biomes (grass, rock)"), "{err}");
+    let back: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(p.join("back.terrain.json")).unwrap()).unwrap();
+    assert_eq!(back["recipe"]["default_biome"], "grass");
+    assert_eq!(
+        back["recipe"]["biomes"]["rock"]["material"],
+        "res://ground/rock.tres"
+    );
+    assert_eq!(back["recipe"]["regions"][0]["biome"], "rock");
 }

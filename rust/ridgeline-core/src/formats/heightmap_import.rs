@@ -2,7 +2,8 @@
 //! straight into the output), sized from the file or the caller, with the path stored relative to
 //! the asset. The holes of a seed-002 terrain JSON become one `hole` stroke (a square stamp of
 //! half a source cell on each hole cell's centre), so they are edited and undone like painted
-//! holes. Shared by `ridgeline import` and the editor's **Import heightmap…**.
+//! holes; its texture layers become biomes and its splat painted regions
+//! ([`super::splat_regions`]). Shared by `ridgeline import` and the editor's **Import heightmap…**.
 //!
 //! [`plan`] decodes the whole file (a corrupt, interlaced or oversized file is an error naming
 //! it) and validates the asset it builds; it writes nothing. Callers write
@@ -57,6 +58,8 @@ struct Facts {
     /// Hole cells (terrain JSON): their centres in the file's local units, and its cell size.
     holes: Vec<[f64; 2]>,
     cell_size: f64,
+    /// A terrain JSON with texture layers (its heights dropped): imported as painted regions.
+    layered: Option<TerrainDocument>,
 }
 
 /// Plans importing `file` as the asset `asset_path` (`<name>.terrain.json`, whose folder must
@@ -142,9 +145,9 @@ pub fn plan(file: &Path, asset_path: &Path, opts: &ImportOptions) -> Result<Impo
     if let Some(c) = facts.chunk_cells {
         recipe["chunk_cells"] = json!(c);
     }
+    // Scaled with the terrain when the size differs from the file's own extent.
+    let [sx, sz] = [size[0] / facts.size[0], size[1] / facts.size[1]];
     if !facts.holes.is_empty() {
-        // Scaled with the terrain when the size differs from the file's own extent.
-        let [sx, sz] = [size[0] / facts.size[0], size[1] / facts.size[1]];
         let points: Vec<Value> = facts
             .holes
             .iter()
@@ -157,6 +160,24 @@ pub fn plan(file: &Path, asset_path: &Path, opts: &ImportOptions) -> Result<Impo
             "{} hole cells imported as a hole stroke (recipe.edits[0])",
             facts.holes.len()
         ));
+    }
+    if let Some(doc) = &facts.layered {
+        let cell = [facts.cell_size * sx, facts.cell_size * sz];
+        if let Some(r) = super::splat_regions::splat_regions(doc, cell) {
+            let painted: usize = r.counts.iter().skip(1).sum();
+            notes.push(format!(
+                "{} texture layers imported as biomes ({}); {painted} vertices painted as regions in {} strokes (recipe.regions), the rest is the default biome `{}`",
+                r.counts.len(),
+                r.biomes.keys().cloned().collect::<Vec<_>>().join(", "),
+                r.strokes.len(),
+                r.default_biome
+            ));
+            recipe["biomes"] = Value::Object(r.biomes);
+            recipe["default_biome"] = Value::from(r.default_biome);
+            if !r.strokes.is_empty() {
+                recipe["regions"] = Value::Array(r.strokes);
+            }
+        }
     }
     let asset = json!({
         "format_version": 1,
@@ -221,6 +242,7 @@ fn facts(
                 chunk_cells: None,
                 holes: Vec::new(),
                 cell_size: 1.0,
+                layered: None,
             })
         }
         "r16" | "r32" => {
@@ -261,6 +283,7 @@ fn facts(
                 chunk_cells: None,
                 holes: Vec::new(),
                 cell_size: 1.0,
+                layered: None,
             })
         }
         _ => {
@@ -285,12 +308,6 @@ fn facts(
                     [(x + 0.5) * doc.cell_size, (z + 0.5) * doc.cell_size]
                 })
                 .collect();
-            if doc.splat.is_some() || !doc.layers.is_empty() {
-                notes.push(
-                    "the file's texture layers and splat weights stay in it: `ridgeline export --format terrain-json` writes them back unchanged while the grid matches"
-                        .into(),
-                );
-            }
             Ok(Facts {
                 format: "terrain JSON",
                 samples: [nx, nz],
@@ -302,6 +319,10 @@ fn facts(
                 chunk_cells: Some(doc.chunk_cells),
                 holes,
                 cell_size: doc.cell_size,
+                layered: (!doc.layers.is_empty()).then(|| TerrainDocument {
+                    heights: Vec::new(),
+                    ..doc
+                }),
             })
         }
     }

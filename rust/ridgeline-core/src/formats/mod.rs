@@ -7,6 +7,8 @@ pub mod payload;
 mod payload_meta;
 mod payload_scatter;
 pub mod scatter_set;
+pub mod splat_export;
+pub mod splat_regions;
 pub use mask::file_mask_loader;
 pub use payload_meta::MAX_LEVEL;
 
