@@ -150,3 +150,18 @@ func test_surface_roles_are_reported() -> void:
 	assert_true(ROLES.has(String(terrain.get_surface_role(Vector3(3, 0, 3)))), "a role name inside")
 	assert_eq(terrain.get_surface_role(Vector3(-50, 0, -50)), &"", "empty outside")
 	terrain.queue_free()
+
+
+func test_biome_texture_scale_reaches_the_shader() -> void:
+	var terrain := Terrain3D.new()
+	terrain.recipe = '{"size": [32, 32], "resolution": [16, 16], "seed": 3, "default_biome": "moor", "biomes": {"moor": {"color": [0.5, 0.5, 0.4, 1], "texture_scale": 2.5}, "fen": {"color": [0.3, 0.4, 0.3, 1]}}, "regions": [{"type": "region", "biome": "fen", "center": [8, 8], "radius": 4}]}'
+	add_child(terrain)
+	terrain.wait_for_generation()
+	terrain.material_set = _make_set()
+	var scales: PackedFloat32Array = terrain._test_shader_parameter("biome_texture_scale")
+	var names := ["fen", "moor"] # the biome table is in name order
+	assert_eq(terrain.get_biome(Vector3(8, 0, 8)), &"fen", "painted region")
+	assert_near(scales[names.find("moor")], 2.5, 1e-6, "moor's texture_scale")
+	assert_near(scales[names.find("fen")], 1.0, 1e-6, "fen's default")
+	assert_eq(terrain._test_shader_parameter("biome_count"), 2, "two biomes")
+	terrain.queue_free()

@@ -11,6 +11,7 @@ mod godot;
 mod layering;
 mod proc;
 mod project;
+mod role_views;
 mod test;
 mod water_views;
 
@@ -197,13 +198,24 @@ pub fn render_demo(godot: &godot::Godot, user_args: &[String]) -> Result<PathBuf
 /// Renders `tests/render/water_views.gd` on the demo under Xvfb into `target/water-views/`;
 /// returns the directory. The demo must already be built and imported.
 pub fn render_water_views(godot: &godot::Godot) -> Result<PathBuf> {
+    render_views(
+        godot,
+        "tests/render/water_views.gd",
+        "water-views",
+        "the water views",
+    )
+}
+
+/// Renders `script` (a SceneTree script under `tests/render/`) over the demo project under Xvfb
+/// (OpenGL 3, software) at 1280 × 720, with `--out=` a fresh `target/<out>` directory it returns.
+pub fn render_views(godot: &godot::Godot, script: &str, out: &str, what: &str) -> Result<PathBuf> {
     godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
     let demo = repo_root().join("demo_project");
-    let script = repo_root().join("tests/render/water_views.gd");
-    let out_dir = target_dir().join("water-views");
+    let script = repo_root().join(script);
+    let out_dir = target_dir().join(out);
     let _ = std::fs::remove_dir_all(&out_dir);
     std::fs::create_dir_all(&out_dir)?;
-    eprintln!("xtask: rendering the water views under Xvfb (OpenGL 3, software)");
+    eprintln!("xtask: rendering {what} under Xvfb (OpenGL 3, software)");
     let mut cmd = godot.render_command(1280, 720)?;
     cmd.arg("--path")
         .arg(&demo)
@@ -213,17 +225,14 @@ pub fn render_water_views(godot: &godot::Godot) -> Result<PathBuf> {
         .arg(&script)
         .arg("--")
         .arg(format!("--out={}", out_dir.display()));
-    let out = proc::run_captured(
+    let run = proc::run_captured(
         &mut cmd,
         std::time::Duration::from_secs(300),
         "  godot| ",
         false,
     )?;
-    if !out.success() {
-        bail!(
-            "the water views did not render (Godot exited with {:?})",
-            out.status
-        );
+    if !run.success() {
+        bail!("{what} did not render (Godot exited with {:?})", run.status);
     }
     Ok(out_dir)
 }

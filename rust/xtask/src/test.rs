@@ -129,6 +129,12 @@ pub fn run(args: &[String]) -> Result<()> {
             {
                 water_render_checks(&godot, &mut tally);
             }
+            if filter
+                .as_deref()
+                .is_none_or(|f| f.contains("roles") || f.contains("render"))
+            {
+                role_render_checks(&godot, &mut tally);
+            }
         }
         Err(e) => tally.problem(format!("extension build failed: {e:#}")),
     }
@@ -341,6 +347,28 @@ fn water_render_checks(godot: &godot::Godot, tally: &mut Tally) {
     let result = project::import(godot, &demo)
         .and_then(|_| crate::render_water_views(godot))
         .and_then(|dir| crate::water_views::judge(&dir));
+    tally_verdicts(result, tally, "water");
+}
+
+/// The surface-role views (see `role_views`): render both looks top-down, judge the role
+/// statistics.
+fn role_render_checks(godot: &godot::Godot, tally: &mut Tally) {
+    let demo = repo_root().join("demo_project");
+    let result = project::import(godot, &demo)
+        .and_then(|_| {
+            crate::render_views(
+                godot,
+                "tests/render/role_views.gd",
+                "role-views",
+                "the surface-role views",
+            )
+        })
+        .and_then(|dir| crate::role_views::judge(&dir));
+    tally_verdicts(result, tally, "role");
+}
+
+/// Counts each image verdict as a test; a failed render is one failure naming `what`.
+fn tally_verdicts(result: Result<Vec<crate::water_views::Verdict>>, tally: &mut Tally, what: &str) {
     match result {
         Ok(verdicts) => {
             for v in verdicts {
@@ -354,7 +382,7 @@ fn water_render_checks(godot: &godot::Godot, tally: &mut Tally) {
                 }
             }
         }
-        Err(e) => tally.problem(format!("water render checks failed: {e:#}")),
+        Err(e) => tally.problem(format!("{what} render checks failed: {e:#}")),
     }
 }
 

@@ -71,6 +71,12 @@ impl SurfaceMaterial {
         }
     }
 
+    /// The value last set for parameter `name`.
+    pub fn param(&self, name: &str) -> Option<&Variant> {
+        let name = StringName::from(name);
+        self.params.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+
     /// Frees the material and its shaders (parameters are kept for the next [`Self::rid`]).
     pub fn free(&mut self) {
         let mut rs = RenderingServer::singleton();

@@ -138,6 +138,17 @@ impl Terrain3D {
         d.set("array_size", size as i64);
         d
     }
+
+    /// For tests: the value the terrain last gave the surface shader's parameter `name`
+    /// (`null` when never set).
+    #[func]
+    fn _test_shader_parameter(&self, name: GString) -> Variant {
+        self.materials
+            .surface
+            .param(&name.to_string())
+            .cloned()
+            .unwrap_or_default()
+    }
 }
 
 impl Terrain3D {
@@ -302,6 +313,10 @@ impl Terrain3D {
                 Color::from_rgba(t[0], t[1], t[2], 1.0)
             });
             s.set("biome_tint", colors(tints));
+            s.set(
+                "biome_texture_scale",
+                floats(c.biomes.iter().map(|b| b.texture_scale)),
+            );
             s.set(
                 "biome_count",
                 (c.biomes.len().min(MAX_ENTRIES) as i32).to_variant(),

@@ -11,6 +11,8 @@ pub struct BiomeEntry {
     pub color: [f32; 4],
     /// The recipe's explicit material (a [TerrainTextureLayer] path), winning over the set.
     pub material: Option<String>,
+    /// Texture repetitions multiplier (the recipe's `texture_scale`, > 0).
+    pub texture_scale: f32,
 }
 
 /// Biomes, biome ids and roles of every sample.
@@ -38,6 +40,7 @@ pub fn of(p: &Prepared) -> SurfaceClasses {
                     name: b.name.clone(),
                     color: b.color,
                     material: b.material.clone(),
+                    texture_scale: b.texture_scale,
                 })
                 .collect(),
             biome_ids: s.biome_ids.iter().map(|&b| b.min(255) as u8).collect(),
@@ -48,12 +51,14 @@ pub fn of(p: &Prepared) -> SurfaceClasses {
         name: p.default_biome.clone(),
         color: p.biome_color,
         material: None,
+        texture_scale: 1.0,
     }];
     for name in p.region_biomes.iter() {
         biomes.push(BiomeEntry {
             name: name.clone(),
             color: p.biome_color,
             material: None,
+            texture_scale: 1.0,
         });
     }
     let biome_ids = if p.regions.len() == n {
