@@ -8,9 +8,13 @@
 //! recipe's rules assign the terrain's biomes; otherwise the terrain gets its default biome and
 //! painted regions. Connected water replaces the inferred sea for wet substrate and water
 //! distance here; without it the sea below the recipe's sea level, connected to the border,
-//! is used.
+//! is used. A connected `erosion` field (an Erosion node's signed `change`: + deposition,
+//! − removal) drives the transport roles: a cut of `cut_depth` or more exposes rock, a deposit
+//! of `deposit_depth` or more on gentle ground lays sediment. To weight transport like the
+//! heights where a Height Blend mixes eroded and uneroded ground, blend `change` with the same
+//! mask and amount (against a Flat Terrain of height 0) before connecting it.
 
-use super::util::input;
+use super::util::{input, optional_input};
 use super::{
     Canonical, Category, ClassifiedField, EvalContext, Evaluated, Inputs, NodeImpl, NodeSpec,
     PinKind, PinValue, Read, optional, pin,
@@ -32,6 +36,7 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
         pin("field", PinKind::Heightfield),
         optional("water", PinKind::Water),
         optional("drainage", PinKind::Drainage),
+        optional("erosion", PinKind::Heightfield),
     ],
     outputs: &[pin("field", PinKind::Heightfield)],
     params: &[&[ParamSpec::of("use_flow", ParamType::Bool, Initial::Bool(true)).doc(
@@ -100,9 +105,22 @@ impl NodeImpl for BiomeRules {
         let c = ctx
             .biomes()?
             .with_snow_line(SurfaceParams::snow_line_for(sea, range));
+        let erosion = match optional_input(inputs, 3)? {
+            Some(e) => {
+                if e.as_slice().len() != n {
+                    return Err(Error::invalid(
+                        "inputs.erosion",
+                        "connected erosion change must match the input terrain grid",
+                    ));
+                }
+                Some(Arc::new(e.as_slice().to_vec()))
+            }
+            None => None,
+        };
         let surface = SurfaceInput {
             water: water.map(|w| w.owner.as_slice()),
             flow: flow.as_deref().map(Vec::as_slice),
+            erosion: erosion.as_deref().map(Vec::as_slice),
             ..SurfaceInput::new(ctx.grid, heights, sea)
         };
         let cls = c.classify(&surface, ctx.cancel)?;
@@ -139,6 +157,7 @@ impl NodeImpl for BiomeRules {
                 biome_ids: cls.biome_ids().to_vec(),
                 role_ids,
                 flow,
+                erosion,
             }))],
             details: Some(details),
         })

@@ -166,6 +166,8 @@ pub struct ClassifiedField {
     pub role_ids: Vec<u8>,
     /// The flow accumulation that raised moisture, when drainage was connected.
     pub flow: Option<Arc<Vec<f32>>>,
+    /// The signed erosion change the transport roles read, when connected.
+    pub erosion: Option<Arc<Vec<f32>>>,
 }
 
 impl PinValue {

@@ -106,7 +106,7 @@ pub fn generate_with_files(
     let sources = super::SurfaceSources {
         rules: recipe.graph.is_none() || out.classified.is_some(),
         flow: out.classified.as_ref().and_then(|c| c.flow.clone()),
-        erosion: None,
+        erosion: out.classified.as_ref().and_then(|c| c.erosion.clone()),
     };
     Ok(Generated {
         heightfield,

@@ -281,3 +281,92 @@ fn explain_agrees_with_the_runtime_on_every_sample() {
         "rules, regions and the default all decide: {seen:?}"
     );
 }
+
+fn eroded_recipe(connect_change: bool, extra: &str) -> Recipe {
+    let change = if connect_change {
+        r#", "erosion": "erode:change""#
+    } else {
+        ""
+    };
+    recipe(&format!(
+        r#", "graph": {{"format_version": 1, "output": "out", "nodes": [
+            {{"id": "hills", "type": "noise_terrain", "position": [0, 0],
+              "params": {{"height_variation": 40, "feature_size": 20, "base_height": 10}}}},
+            {{"id": "erode", "type": "erosion", "position": [100, 0], "inputs": {{"field": "hills"}},
+              "params": {{"iterations": 30000}}}},
+            {{"id": "rules", "type": "biome_rules", "position": [200, 0],
+              "inputs": {{"field": "erode:heightfield"{change}}}}},
+            {{"id": "out", "type": "terrain_output", "position": [300, 0],
+              "inputs": {{"heightfield": "rules"}}}}]}}{extra}"#
+    ))
+}
+
+#[test]
+fn erosion_change_exposes_rock_in_cuts_and_lays_sediment_in_deposits() {
+    let with = prepared(&eroded_recipe(true, ""));
+    let without = prepared(&eroded_recipe(false, ""));
+    assert_eq!(with.field.heights(), without.field.heights());
+    assert!(without.sources.erosion.is_none());
+    let change = with
+        .sources
+        .erosion
+        .clone()
+        .expect("the change is a classification source");
+    let p = crate::biome::SurfaceParams::default();
+    let roles = with.role_ids();
+    let (mut cuts, mut deposits) = (0, 0);
+    for (i, (&c, &r)) in change.iter().zip(roles).enumerate() {
+        if c <= -p.cut_depth {
+            cuts += 1;
+            // Rock, unless a role ranked above it applies.
+            assert!(
+                [Role::Rock, Role::Cliff, Role::Snow, Role::Underwater]
+                    .iter()
+                    .any(|&x| x as u8 == r),
+                "sample {i}: a {c} m cut is role {r}"
+            );
+        }
+        deposits += usize::from(c >= p.deposit_depth);
+    }
+    assert!(
+        cuts > 20 && deposits > 20,
+        "{cuts} cuts, {deposits} deposits"
+    );
+    let n =
+        |p: &PreparedTerrain, role: Role| p.role_ids().iter().filter(|&&r| r == role as u8).count();
+    assert!(
+        n(&with, Role::Rock) > n(&without, Role::Rock),
+        "cuts add rock"
+    );
+    assert!(
+        n(&with, Role::Sediment) > n(&without, Role::Sediment),
+        "deposits add sediment"
+    );
+    // Cooked and sculpted terrains keep reading the same change.
+    let q = crate::formats::payload::decode(&crate::formats::payload::encode(&with), "t").unwrap();
+    assert_eq!(q.sources.erosion, with.sources.erosion);
+    assert_eq!(q.surface, with.surface);
+    let r = eroded_recipe(
+        true,
+        r#", "edits": [{"type": "raise", "center": [5, 5], "radius": 3, "amount": 1}]"#,
+    );
+    let never = AtomicBool::new(false);
+    let base = prepare_base(
+        &r,
+        Quality::Final,
+        &mut GraphCache::default(),
+        &|_, _| {},
+        &never,
+    )
+    .unwrap();
+    let (_, session) = finish(&r, base.clone(), None).unwrap();
+    let mut s = session.unwrap();
+    s.apply_stroke(&json!({"type": "raise", "center": [30, 30], "radius": 9, "amount": 6}))
+        .unwrap();
+    let full = finish(s.recipe(), base, None).unwrap().0;
+    assert_eq!(
+        s.surface().unwrap(),
+        &full.surface,
+        "incremental = full with erosion"
+    );
+}
