@@ -50,6 +50,11 @@ pub struct Change {
     /// Cells (a cell rectangle: cell `(x, z)` spans samples `x..=x+1`, `z..=z+1`) whose hole
     /// flags may have changed; `touched` and `chunks` include their samples.
     pub holes: Rect,
+    /// Samples whose exclusion weight changed (empty when none did); `touched` includes them.
+    pub exclusion: Rect,
+    /// Samples whose painted biome region changed (empty when none did); `touched` includes
+    /// them.
+    pub regions: Rect,
 }
 
 /// An editable terrain.
