@@ -79,7 +79,12 @@ pub(super) fn rect2i(r: Rect) -> Rect2i {
 /// The bounding rectangle of chunk indices (empty for none).
 pub(super) fn chunk_rect(chunks: &[[u32; 2]]) -> Rect {
     chunks.iter().fold(Rect::EMPTY, |acc, &[x, z]| {
-        acc.union(&Rect::new(x as usize, z as usize, x as usize + 1, z as usize + 1))
+        acc.union(&Rect::new(
+            x as usize,
+            z as usize,
+            x as usize + 1,
+            z as usize + 1,
+        ))
     })
 }
 

@@ -2,8 +2,8 @@
 //! the strokes back into the asset.
 
 use super::Terrain3D;
-use super::edit_session::lock;
 use super::change_signal::ChangeReport;
+use super::edit_session::lock;
 use super::layer_kind::LayerKind;
 use crate::convert::{panic_guard, variant_json};
 use godot::prelude::*;

@@ -329,6 +329,7 @@ mod edit_session;
 mod editing;
 mod editor_history;
 mod generation;
+mod height_rect;
 pub mod job;
 pub mod layer_kind;
 mod lifecycle;
