@@ -134,7 +134,8 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
             heights.reserve(items.len());
             for (i, h) in items.iter().enumerate() {
                 match h.as_f64().filter(|x| x.abs() <= MAX_HEIGHT as f64) {
-                    Some(x) => heights.push(x as f32),
+                    // + 0.0 turns −0 into +0, what the canonical JSON writes back.
+                    Some(x) => heights.push(x as f32 + 0.0),
                     None => {
                         d.push(
                             index(&r.at("heights"), i),

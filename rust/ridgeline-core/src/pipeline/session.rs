@@ -334,6 +334,11 @@ impl EditSession {
         !self.redo.is_empty()
     }
 
+    /// Forgets the undone edits (a caller that rolled back its own edits with [`Self::undo`]).
+    pub fn discard_redo(&mut self) {
+        self.redo.clear();
+    }
+
     /// Validates `value` (errors are located at `stroke…`), appends it to its list and updates
     /// only what it touches. A `protect` stroke without `heights` snapshots the current surface.
     /// A stroke that would leave any height non-finite or beyond ±[`crate::heightfield::MAX_HEIGHT`]

@@ -339,6 +339,7 @@ mod queries;
 pub mod query_view;
 pub mod ray_hit;
 pub mod registry;
+mod runtime_strokes;
 pub mod scatter_state;
 mod source_watch;
 mod surface_classes;
