@@ -6,7 +6,7 @@ use super::Terrain3D;
 use godot::prelude::*;
 use ridgeline_core::edit::Rect;
 use ridgeline_core::edit::height_patch::stroke_value;
-use ridgeline_core::heightfield::MAX_HEIGHT;
+use ridgeline_core::heightfield::{MAX_HEIGHT, height_in_range};
 
 #[godot_api(secondary)]
 impl Terrain3D {
@@ -72,7 +72,7 @@ impl Terrain3D {
             );
             return false;
         }
-        if let Some(i) = values.iter().position(|v| !(v.abs() <= MAX_HEIGHT)) {
+        if let Some(i) = values.iter().position(|&v| !height_in_range(v)) {
             godot_error!(
                 "Terrain3D.set_height_rect: values[{i}] is {}; heights must be finite and within ±{MAX_HEIGHT}; nothing changed",
                 values[i]
