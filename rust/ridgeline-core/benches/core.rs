@@ -14,6 +14,9 @@ use ridgeline_core::{Grid, Heightfield, mesh};
 use std::hint::black_box;
 use std::time::Instant;
 
+#[path = "parts/surface_query.rs"]
+mod surface_query;
+
 struct Bench {
     reps: usize,
 }
@@ -712,6 +715,9 @@ fn main() {
     }
     if want("raycast") {
         bench_raycast(&b, &field);
+    }
+    if want("surface_query") {
+        surface_query::run(&b, &field);
     }
     if want("chunk_mesh") {
         bench_chunk_mesh(&b, &field);

@@ -83,6 +83,30 @@ pub fn run(args: &[String]) -> Result<()> {
                     eprintln!("{line}");
                 }
             }
+            // godot_set_heights_64 and the other runtime writes (tests/bench/runtime_writes.gd).
+            let mut writes = godot.command();
+            writes
+                .arg("--headless")
+                .arg("--path")
+                .arg(&dir)
+                .arg("--script")
+                .arg("res://bench/runtime_writes.gd")
+                .arg("--");
+            if quick {
+                writes.arg("--quick");
+            }
+            let writes = proc::run_captured(&mut writes, Duration::from_secs(600), "", true)?;
+            if !writes.success() {
+                eprintln!("{}", writes.text);
+                bail!("the runtime writes benchmark script failed");
+            }
+            lines.extend(
+                writes
+                    .text
+                    .lines()
+                    .filter(|l| l.starts_with("bench "))
+                    .map(str::to_string),
+            );
             // Rendered-frame statistics need a renderer: Xvfb + OpenGL 3.
             match godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
                 .and_then(|_| godot.render_command(1280, 720))

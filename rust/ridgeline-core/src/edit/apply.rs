@@ -173,6 +173,11 @@ pub fn apply_heights(
         // Holes write the hole mask ([`apply_holes`]), never heights.
         return Ok(());
     }
+    if let Op::HeightPatch(p) = &stroke.op {
+        // Values were range-checked when the stroke was parsed.
+        p.apply(win);
+        return Ok(());
+    }
     let is_protect = matches!(stroke.op, Op::Protect { .. });
     let mut protect_index = 0usize;
     let mut writes: Vec<(usize, f32)> = Vec::new();

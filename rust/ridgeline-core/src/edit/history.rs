@@ -23,8 +23,9 @@ pub enum RecordKind {
     },
 }
 
-/// Compressed f32 values.
-#[derive(Clone, Debug, Default)]
+/// Compressed f32 values. Equal values pack to equal bytes (deterministic compression), so
+/// `==` compares the values.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Packed {
     len: usize,
     bytes: Vec<u8>,

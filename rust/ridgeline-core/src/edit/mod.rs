@@ -4,17 +4,22 @@
 //! ([`crate::pipeline::compact`]) live in the pipeline, which owns the recipe.
 //!
 //! - [`layer`]: layers (kinds, defaults, canonical JSON).
-//! - [`stroke`]: the stroke model (JSON shape, validation, footprints).
+//! - [`stroke`]: the stroke model (JSON shape, footprints); `stroke_parse` validates it.
+//! - [`height_patch`]: absolute heights over a sample rectangle (a replayable stroke).
 //! - [`brush`]: brush weights (radius, strength, falloff, slope limits, mask images).
 //! - [`apply`]: the per-stamp operations on a window of samples.
 //! - [`history`]: compressed before/after records.
 
 pub mod apply;
 pub mod brush;
+pub mod height_patch;
+#[cfg(test)]
+mod height_patch_tests;
 pub mod history;
 pub mod layer;
 pub mod rect;
 pub mod stroke;
+mod stroke_parse;
 
 pub use brush::{MaskImage, MaskLoader};
 pub use layer::{LAYER_KINDS, Layer};

@@ -50,6 +50,11 @@ pub struct Change {
     /// Cells (a cell rectangle: cell `(x, z)` spans samples `x..=x+1`, `z..=z+1`) whose hole
     /// flags may have changed; `touched` and `chunks` include their samples.
     pub holes: Rect,
+    /// Samples whose exclusion weight changed (empty when none did); `touched` includes them.
+    pub exclusion: Rect,
+    /// Samples whose painted biome region changed (empty when none did); `touched` includes
+    /// them.
+    pub regions: Rect,
 }
 
 /// An editable terrain.
@@ -327,6 +332,11 @@ impl EditSession {
     /// True when there is something to redo.
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()
+    }
+
+    /// Forgets the undone edits (a caller that rolled back its own edits with [`Self::undo`]).
+    pub fn discard_redo(&mut self) {
+        self.redo.clear();
     }
 
     /// Validates `value` (errors are located at `stroke…`), appends it to its list and updates

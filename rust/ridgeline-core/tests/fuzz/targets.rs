@@ -104,6 +104,7 @@ const STROKES: &[&str] = &[
     r#"{"type": "erase", "radius": 2, "points": [[10, 25]]}"#,
     r#"{"type": "region", "biome": "sand", "radius": 7, "center": [25, 8]}"#,
     r#"{"type": "raise", "radius": 4, "center": [16, 16], "mask": "m.png", "layer": "details"}"#,
+    r#"{"type": "height_patch", "grid": [32, 32], "origin": [4, 6], "size": [3, 2], "heights": [1, 2.5, -3, 0.125, 4, -0]}"#,
 ];
 
 const SESSION_RECIPE: &str = r#"{"size": [32, 32], "resolution": [32, 32], "chunk_cells": 16, "seed": 2,

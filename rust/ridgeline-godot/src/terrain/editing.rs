@@ -2,6 +2,7 @@
 //! the strokes back into the asset.
 
 use super::Terrain3D;
+use super::change_signal::ChangeReport;
 use super::edit_session::lock;
 use super::layer_kind::LayerKind;
 use crate::convert::{panic_guard, variant_json};
@@ -40,13 +41,13 @@ impl Terrain3D {
     /// values; nothing regenerates). Returns false when there is nothing to undo.
     #[func]
     pub fn undo_stroke(&mut self) -> bool {
-        self.edit("undo_stroke", |s| s.undo().ok_or_else(String::new))
+        self.edit_from("undo_stroke", true, |s| s.undo().ok_or_else(String::new))
     }
 
     /// Redoes the last undone edit. Returns false when there is nothing to redo.
     #[func]
     pub fn redo_stroke(&mut self) -> bool {
-        self.edit("redo_stroke", |s| s.redo().ok_or_else(String::new))
+        self.edit_from("redo_stroke", true, |s| s.redo().ok_or_else(String::new))
     }
 
     /// Enables or disables the layer `layer_id`; its strokes stay stored (undoable like a
@@ -160,9 +161,19 @@ impl Terrain3D {
     /// Runs an edit, publishes what it changed and reports errors. An empty error message
     /// means "nothing to do" (returns false silently). A panic while editing drops the session
     /// (its state may be half-applied) and answers false.
-    fn edit(
+    pub(super) fn edit(
         &mut self,
         what: &str,
+        f: impl FnOnce(&mut EditSession) -> Result<Change, String>,
+    ) -> bool {
+        self.edit_from(what, false, f)
+    }
+
+    /// [`Self::edit`]; `from_undo` marks undo and redo in `terrain_changed`.
+    pub(super) fn edit_from(
+        &mut self,
+        what: &str,
+        from_undo: bool,
         f: impl FnOnce(&mut EditSession) -> Result<Change, String>,
     ) -> bool {
         if self.job.is_some() {
@@ -209,7 +220,16 @@ impl Terrain3D {
         };
         let corrupt = fault == Some(Fault::NonFiniteSample);
         match panic_guard::catch(|| self.publish(&s, &change, corrupt)).and_then(|r| r) {
-            Ok(()) => true,
+            Ok(()) => {
+                drop(s);
+                let water = self
+                    .prepared()
+                    .as_ref()
+                    .is_some_and(|p| !p.water.bodies.is_empty());
+                let report = ChangeReport::of(&change, water, from_undo);
+                self.emit_terrain_changed(report);
+                true
+            }
             Err(e) => {
                 drop(s);
                 self.drop_session(&format!(

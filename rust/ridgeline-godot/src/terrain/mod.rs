@@ -170,6 +170,18 @@ impl Terrain3D {
     #[signal]
     fn surface_changed(region: Rect2i);
 
+    /// Emitted synchronously at the end of every write — [method apply_stroke],
+    /// [method set_height_rect], [method undo_stroke], [method redo_stroke],
+    /// [method set_layer_enabled] and the editor's strokes — once the touched chunks' meshes and
+    /// collision are rebuilt, so handlers read the new data. `layers` is a bit set of the
+    /// `LAYER_*` constants ([constant LAYER_HEIGHT], [constant LAYER_SURFACE], …; 0 when the write
+    /// changed nothing); `cells` the touched sample rectangle (terrain-local sample indices,
+    /// as in [signal surface_changed]); `chunks` the rebuilt chunks' rectangle (chunk indices);
+    /// `from_undo` is true for undo and redo. Handlers may query and edit the terrain, but must
+    /// not free it synchronously (use [method Node.queue_free]).
+    #[signal]
+    fn terrain_changed(layers: i32, cells: Rect2i, chunks: Rect2i, from_undo: bool);
+
     /// Sets [member asset] and regenerates (inside the tree).
     #[func]
     pub fn set_asset(&mut self, asset: Option<Gd<TerrainAsset>>) {
@@ -311,11 +323,13 @@ impl Terrain3D {
 // `#[godot_api]` blocks in these files expand to, and `macro_rules!` are only visible after their
 // definition.
 mod asset_sync;
+mod change_signal;
 mod draft_generation;
 mod edit_session;
 mod editing;
 mod editor_history;
 mod generation;
+mod height_rect;
 pub mod job;
 pub mod layer_kind;
 mod lifecycle;
@@ -325,6 +339,7 @@ mod queries;
 pub mod query_view;
 pub mod ray_hit;
 pub mod registry;
+mod runtime_strokes;
 pub mod scatter_state;
 mod source_watch;
 mod surface_classes;

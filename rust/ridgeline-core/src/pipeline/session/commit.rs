@@ -94,9 +94,11 @@ impl EditSession {
             after_holes,
         };
         let changed = changed_cells(holes, &record.before_holes, &record.after_holes);
+        let mut change = self.change(heights_rect, mask_rect, changed);
+        mark_masks(&mut change, &record);
         self.history.push(record);
         self.redo.clear();
-        Ok(self.change(heights_rect, mask_rect, changed))
+        Ok(change)
     }
 
     pub(super) fn mask_values(&self, rect: Rect) -> (Packed, Vec<u16>) {
@@ -140,7 +142,9 @@ impl EditSession {
             let _ = self.field.write_holes(c.x0, c.z0, c.x1, c.z1, flags);
         }
         let changed = changed_cells(c, &record.before_holes, &record.after_holes);
-        self.change(r, m, changed)
+        let mut change = self.change(r, m, changed);
+        mark_masks(&mut change, record);
+        change
     }
 
     pub(super) fn revert_recipe(&mut self, kind: &RecordKind) {
@@ -229,6 +233,23 @@ impl EditSession {
             chunks,
             surface,
             holes,
+            exclusion: Rect::EMPTY,
+            regions: Rect::EMPTY,
         }
+    }
+}
+
+/// Sets `change.exclusion` / `change.regions` to the record's mask rectangle when its
+/// exclusion weights / region ids differ before and after (packing is deterministic, so equal
+/// packed data means equal values).
+fn mark_masks(change: &mut Change, record: &Record) {
+    if record.masks.is_empty() {
+        return;
+    }
+    if record.before_masks.0 != record.after_masks.0 {
+        change.exclusion = record.masks;
+    }
+    if record.before_masks.1 != record.after_masks.1 {
+        change.regions = record.masks;
     }
 }
