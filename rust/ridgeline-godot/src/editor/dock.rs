@@ -10,7 +10,7 @@ use godot::classes::{
 use godot::prelude::*;
 
 /// A brush field of the dock: key (as in [`Brush::to_json`]), label, range, step.
-const FIELDS: [(&str, &str, f64, f64, f64); 5] = [
+const FIELDS: [(&str, &str, f64, f64, f64); 7] = [
     ("size", "Size (m)", SIZE_RANGE.0, SIZE_RANGE.1, 0.1),
     ("strength", "Strength", 0.0, 1.0, 0.01),
     ("falloff", "Falloff", 0.0, 1.0, 0.01),
@@ -22,11 +22,14 @@ const FIELDS: [(&str, &str, f64, f64, f64); 5] = [
         100000.0,
         0.1,
     ),
+    ("slope_min", "Slope min (°)", 0.0, 90.0, 0.5),
+    ("slope_max", "Slope max (°)", 0.0, 90.0, 0.5),
 ];
 
 /// The hotkeys, as the dock lists them.
 pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set height)\n\
-    [ ] size · - = strength · 1–9 tool · Esc cancel stroke, then None\n\
+    [ ] size · - = strength · 1–9, 0, P, B tool · Esc cancel stroke, then None\n\
+    Ramp: click start, click end · F frames the terrain\n\
     Ctrl+wheel ±1 m, Ctrl+Alt+wheel ±0.1 m target (Set height)\n\
     RMB/MMB/wheel/Alt navigate · Ctrl+Z / Ctrl+Y undo / redo · Ctrl+S saves the asset";
 
@@ -43,6 +46,9 @@ pub struct Dock {
     spins: Vec<(&'static str, Gd<SpinBox>)>,
     /// The generation progress bar.
     pub progress: Gd<ProgressBar>,
+    /// Biome paint's swatches (filled by [`super::biome_palette`]).
+    pub biome_swatches: Gd<HFlowContainer>,
+    biome_section: Gd<VBoxContainer>,
     message: Gd<Label>,
 }
 
@@ -83,24 +89,16 @@ impl Dock {
         let mut flow = HFlowContainer::new_alloc();
         let group = ButtonGroup::new_gd();
         let mut buttons = Vec::new();
-        for (i, t) in TOOLS.iter().enumerate() {
-            let text = if i == 0 {
+        for t in TOOLS.iter() {
+            let text = if *t == Tool::None {
                 t.label().to_string()
             } else {
-                format!("{i} {}", t.label())
+                format!("{} {}", t.hotkey(), t.label())
             };
             let mut b = button(&text, plugin, "_on_tool_button", &[t.name().to_variant()]);
             b.set_toggle_mode(true);
             b.set_button_group(&group);
-            b.set_tooltip_text(&format!(
-                "{} (hotkey {})",
-                t.label(),
-                if i == 0 {
-                    "Esc".to_string()
-                } else {
-                    i.to_string()
-                }
-            ));
+            b.set_tooltip_text(&format!("{} (hotkey {})", t.label(), t.hotkey()));
             flow.add_child(&b);
             buttons.push((*t, b));
         }
@@ -124,6 +122,12 @@ impl Dock {
             spins.push((key, s));
         }
         page.add_child(&grid);
+        let mut biome_section = VBoxContainer::new_alloc();
+        biome_section.add_child(&label("Biome to paint"));
+        let biome_swatches = HFlowContainer::new_alloc();
+        biome_section.add_child(&biome_swatches);
+        biome_section.set_visible(false);
+        page.add_child(&biome_section);
         page.add_child(&HSeparator::new_alloc());
         let mut row = HFlowContainer::new_alloc();
         let mut save = button("Apply changes to asset", plugin, "_on_save_pressed", &[]);
@@ -162,6 +166,8 @@ impl Dock {
             buttons,
             spins,
             progress,
+            biome_swatches,
+            biome_section,
             message,
         }
     }
@@ -185,7 +191,11 @@ impl Dock {
             if *key == "target_height" {
                 s.set_editable(tool == Tool::SetHeight);
             }
+            if key.starts_with("slope_") {
+                s.set_editable(!matches!(tool, Tool::Hole | Tool::FillHole));
+            }
         }
+        self.biome_section.set_visible(tool == Tool::BiomePaint);
     }
 
     /// The source line (what is edited, or why it is read-only).

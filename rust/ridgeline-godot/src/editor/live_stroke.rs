@@ -8,7 +8,7 @@
 use super::plugin::RidgelineEditorPlugin;
 use super::preview::{Ring, RingState};
 use super::stamp_path::StampPath;
-use super::tools::{self, Brush, Tool};
+use super::tools::{self, Brush, Target, Tool};
 use crate::resources::terrain_asset::TerrainAsset;
 use crate::terrain::Terrain3D;
 use godot::classes::Json;
@@ -30,7 +30,7 @@ pub struct LiveStroke {
     terrain: Gd<Terrain3D>,
     tool: Tool,
     brush: Brush,
-    target: f64,
+    target: Target,
     path: StampPath,
     points: Vec<[f64; 2]>,
     /// Partial strokes applied so far (core history records).
@@ -107,12 +107,28 @@ impl RidgelineEditorPlugin {
 
     pub(super) fn cursor_label(&self) -> String {
         let c = self.cursor;
-        tools::label(
-            self.effective_tool(),
+        let tool = self.effective_tool();
+        let mut s = tools::label(
+            tool,
             &self.brush(),
             c.map(|c| c.height),
             c.map(|c| c.slope_deg),
-        )
+        );
+        match tool {
+            Tool::Ramp => match (self.ramp_start, c) {
+                (Some(from), Some(c)) => {
+                    s += &format!("  from h {:.1} m", from[2]);
+                    if let Some((pct, deg)) = tools::grade(from, [c.local[0], c.local[1], c.height])
+                    {
+                        s += &format!("  grade {pct:.1}% ({deg:.1}°)");
+                    }
+                }
+                _ => s += "  click the start",
+            },
+            Tool::BiomePaint => s += &format!("  biome {}", self.biome),
+            _ => {}
+        }
+        s
     }
 
     /// Redraws (or hides) the ring at the cursor.
@@ -172,12 +188,23 @@ impl RidgelineEditorPlugin {
             self.tool
         };
         let brush = self.brush();
-        let target = match tool {
-            Tool::Flatten => c.height,
-            Tool::SetHeight => brush.target_height,
-            _ => 0.0,
+        if tool == Tool::Ramp {
+            self.ramp_click(terrain, &asset, &brush, c);
+            return;
+        }
+        let target = Target {
+            height: match tool {
+                Tool::Flatten => c.height,
+                Tool::SetHeight => brush.target_height,
+                _ => 0.0,
+            },
+            biome: self.biome.clone(),
         };
-        let Some(stroke) = tools::stroke_json(tool, &brush, target, &[c.local]) else {
+        if tool == Tool::BiomePaint && !self.biomes.iter().any(|(b, _)| *b == self.biome) {
+            self.show_message("Pick a biome in the dock first.", true);
+            return;
+        }
+        let Some(stroke) = tools::stroke_json(tool, &brush, &target, &[c.local]) else {
             return;
         };
         if !apply(&mut terrain, &stroke) {
@@ -212,7 +239,7 @@ impl RidgelineEditorPlugin {
         if stamps.is_empty() {
             return;
         }
-        let Some(json) = tools::stroke_json(s.tool, &s.brush, s.target, &stamps) else {
+        let Some(json) = tools::stroke_json(s.tool, &s.brush, &s.target, &stamps) else {
             return;
         };
         if apply(&mut s.terrain, &json) {
@@ -224,6 +251,9 @@ impl RidgelineEditorPlugin {
     /// Esc (or leaving the terrain) during a stroke: the surface returns exactly to its state
     /// before the stroke.
     pub(super) fn cancel_stroke(&mut self) {
+        if self.ramp_start.take().is_some() {
+            self.show_message("Ramp cancelled.", false);
+        }
         let Some(mut s) = self.stroke.take() else {
             return;
         };
@@ -241,27 +271,70 @@ impl RidgelineEditorPlugin {
         for _ in 0..s.applied {
             s.terrain.bind_mut().undo_stroke();
         }
-        let Some(json) = tools::stroke_json(s.tool, &s.brush, s.target, &s.points) else {
+        let Some(json) = tools::stroke_json(s.tool, &s.brush, &s.target, &s.points) else {
             return;
         };
         if !apply(&mut s.terrain, &json) {
             self.show_message("The stroke was refused (see the Output panel).", true);
             return;
         }
-        let id = s.terrain.bind_mut()._editor_commit();
-        let Some(mut ur) = self.base().get_undo_redo() else {
-            return;
-        };
-        let name = format!("Ridgeline: {} stroke", s.tool.label());
-        let target = s.terrain.clone().upcast::<Object>();
-        ur.create_action_ex(&name).custom_context(&target).done();
-        ur.add_do_method(&target, "_editor_redo", &[id.to_variant()]);
-        ur.add_undo_method(&target, "_editor_undo", &[id.to_variant()]);
-        ur.commit_action_ex().execute(false).done();
+        self.commit_undo_step(&mut s.terrain, s.tool);
         self.show_message(
             &format!("{} stroke, {} stamps.", s.tool.label(), s.points.len()),
             false,
         );
+    }
+
+    /// Ramp: the first click sets the start, the second applies the ramp between them (the
+    /// heights under both clicks) as one stroke and one undo step.
+    fn ramp_click(
+        &mut self,
+        mut terrain: Gd<Terrain3D>,
+        asset: &Gd<TerrainAsset>,
+        brush: &Brush,
+        c: Cursor,
+    ) {
+        let here = [c.local[0], c.local[1], c.height];
+        let Some(from) = self.ramp_start.take() else {
+            self.ramp_start = Some(here);
+            self.show_message("Ramp: click where it ends (Esc cancels).", false);
+            return;
+        };
+        if tools::grade(from, here).is_none() {
+            self.ramp_start = Some(from);
+            self.show_message("Ramp: the end must differ from the start.", true);
+            return;
+        }
+        let json = tools::ramp_json(brush, from, here);
+        if !apply(&mut terrain, &json) {
+            self.show_message("The ramp was refused (see the Output panel).", true);
+            return;
+        }
+        self.watch_asset(asset);
+        self.commit_undo_step(&mut terrain, Tool::Ramp);
+        let (pct, deg) = tools::grade(from, here).unwrap_or_default();
+        self.show_message(
+            &format!(
+                "Ramp from {:.1} m to {:.1} m, grade {pct:.1}% ({deg:.1}°).",
+                from[2], here[2]
+            ),
+            false,
+        );
+    }
+
+    /// Records the stroke just applied to `terrain` as one `EditorUndoRedoManager` action,
+    /// committed without executing (it is already applied).
+    fn commit_undo_step(&mut self, terrain: &mut Gd<Terrain3D>, tool: Tool) {
+        let id = terrain.bind_mut()._editor_commit();
+        let Some(mut ur) = self.base().get_undo_redo() else {
+            return;
+        };
+        let name = format!("Ridgeline: {} stroke", tool.label());
+        let target = terrain.clone().upcast::<Object>();
+        ur.create_action_ex(&name).custom_context(&target).done();
+        ur.add_do_method(&target, "_editor_redo", &[id.to_variant()]);
+        ur.add_undo_method(&target, "_editor_undo", &[id.to_variant()]);
+        ur.commit_action_ex().execute(false).done();
     }
 
     /// Marks the asset unsaved whenever it changes (strokes, undo, redo).

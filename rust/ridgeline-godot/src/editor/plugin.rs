@@ -54,6 +54,11 @@ pub struct RidgelineEditorPlugin {
     since_source_check: f64,
     /// The Terrain Graph workspace (bottom panel), once opened.
     pub(super) graph: Option<super::graph::Workspace>,
+    /// Ramp: the first click's terrain-local `[x, z, height]`, until the second click.
+    pub(super) ramp_start: Option<[f64; 3]>,
+    /// Biome paint: the edited recipe's biomes and tints, and the chosen one.
+    pub(super) biomes: Vec<(String, Color)>,
+    pub(super) biome: String,
     base: Base<EditorPlugin>,
 }
 
@@ -160,7 +165,8 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         if std::env::var_os("RIDGELINE_EDITOR_DEBUG").is_some() {
             godot_print!("ridgeline editor input: {} -> {ev:?}", event.as_text());
         }
-        let decision = input::decide(self.tool, self.stroke.is_some(), &ev);
+        let busy = self.stroke.is_some() || self.ramp_start.is_some();
+        let decision = input::decide(self.tool, busy, &ev);
         self.shift = ev.shift;
         self.ctrl = ev.ctrl;
         let ray = events::viewport_position(&camera, &event)
@@ -168,8 +174,10 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         if let Some((from, dir)) = ray {
             self.update_cursor(from, dir);
         }
-        if let Some(cmd) = decision.command {
-            self.run(cmd);
+        match decision.command {
+            Some(Command::Frame) => self.frame_terrain(&camera),
+            Some(cmd) => self.run(cmd),
+            None => {}
         }
         self.update_ring();
         self.base().update_overlays();
@@ -233,7 +241,8 @@ impl IEditorPlugin for RidgelineEditorPlugin {
 #[godot_api]
 impl RidgelineEditorPlugin {
     /// Selects a tool by name (`none`, `raise`, `lower`, `smooth`, `flatten`, `set_height`,
-    /// `exclude`, `erase`), as the dock's buttons do. Returns false for an unknown name.
+    /// `exclude`, `erase`, `hole`, `fill_hole`, `ramp`, `protect`, `biome_paint`), as the
+    /// dock's buttons do. Returns false for an unknown name.
     #[func]
     pub fn set_tool(&mut self, name: GString) -> bool {
         match Tool::from_name(&name.to_string()) {
@@ -255,7 +264,7 @@ impl RidgelineEditorPlugin {
     }
 
     /// The current tool group's brush settings: `size`, `strength`, `falloff`, `spacing`,
-    /// `target_height`.
+    /// `target_height`, `slope_min`, `slope_max` (degrees; 0 and 90 limit nothing).
     #[func]
     pub fn get_brush(&self) -> VarDictionary {
         let b = self.brush();
@@ -265,6 +274,8 @@ impl RidgelineEditorPlugin {
         d.set("falloff", b.falloff);
         d.set("spacing", b.spacing);
         d.set("target_height", b.target_height);
+        d.set("slope_min", b.slope_min);
+        d.set("slope_max", b.slope_max);
         d
     }
 
@@ -423,13 +434,30 @@ impl RidgelineEditorPlugin {
         if let Some(d) = &mut self.dock {
             d.progress.set_visible(false);
         }
-        let text = if ok {
+        let warnings: Vec<String> = match (&self.terrain, ok) {
+            (Some(t), true) => t
+                .bind()
+                .get_warnings()
+                .as_slice()
+                .iter()
+                .map(|w| w.to_string())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let text = if !ok {
+            format!("Generation failed: {message}")
+        } else if warnings.is_empty() {
             format!("Generated ({message}).")
         } else {
-            format!("Generation failed: {message}")
+            format!(
+                "Generated ({message}), with {} warning(s): {}",
+                warnings.len(),
+                warnings.join(" · ")
+            )
         };
-        self.show_message(&text, !ok);
+        self.show_message(&text, !ok || !warnings.is_empty());
         self.refresh_status();
+        self.refresh_biomes();
     }
 }
 
@@ -450,7 +478,7 @@ impl RidgelineEditorPlugin {
     }
 
     pub(super) fn select_tool(&mut self, t: Tool) {
-        if self.stroke.is_some() {
+        if self.stroke.is_some() || self.ramp_start.is_some() {
             self.cancel_stroke();
         }
         self.tool = t;
@@ -489,6 +517,7 @@ impl RidgelineEditorPlugin {
             }
         }
         self.refresh_status();
+        self.refresh_biomes();
         self.refresh_tool();
     }
 
@@ -526,7 +555,7 @@ impl RidgelineEditorPlugin {
     /// Cancels a live stroke and hides the cursor when the terrain stops being edited. Edits
     /// already made stay (and stay unsaved until saved).
     fn leave_terrain(&mut self) {
-        if self.stroke.is_some() {
+        if self.stroke.is_some() || self.ramp_start.is_some() {
             self.cancel_stroke();
         }
         self.ring = None;
@@ -595,7 +624,8 @@ impl RidgelineEditorPlugin {
                     ..b
                 });
             }
-            Command::Hover => {}
+            // Needs the camera: handled in `forward_3d_gui_input`.
+            Command::Hover | Command::Frame => {}
         }
     }
 }
