@@ -4,8 +4,8 @@
 use super::tools::{Brush, SIZE_RANGE, TOOLS, Tool};
 use godot::classes::control::SizeFlags;
 use godot::classes::{
-    Button, ButtonGroup, Control, GridContainer, HFlowContainer, HSeparator, Label, ProgressBar,
-    SpinBox, TabContainer, VBoxContainer,
+    Button, ButtonGroup, Control, GridContainer, HFlowContainer, HSeparator, Label, OptionButton,
+    ProgressBar, SpinBox, TabContainer, VBoxContainer,
 };
 use godot::prelude::*;
 
@@ -49,6 +49,10 @@ pub struct Dock {
     /// Biome paint's swatches (filled by [`super::biome_palette`]).
     pub biome_swatches: Gd<HFlowContainer>,
     biome_section: Gd<VBoxContainer>,
+    /// The brush mask (filled by [`super::brush_masks`]).
+    pub mask_option: Gd<OptionButton>,
+    /// **Create terrain asset…**, shown for a terrain without a source.
+    create: Gd<Button>,
     message: Gd<Label>,
 }
 
@@ -85,6 +89,18 @@ impl Dock {
         let mut status = label("");
         status.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
         page.add_child(&status);
+        let mut create = button(
+            "Create terrain asset…",
+            plugin,
+            "_on_create_asset_pressed",
+            &[],
+        );
+        create.set_name("CreateTerrainAsset");
+        create.set_tooltip_text(
+            "Write a new .terrain.json (size, resolution, seed, chunk size) and assign it (undoable)",
+        );
+        create.set_visible(false);
+        page.add_child(&create);
         page.add_child(&label("Tools"));
         let mut flow = HFlowContainer::new_alloc();
         let group = ButtonGroup::new_gd();
@@ -121,6 +137,18 @@ impl Dock {
             grid.add_child(&s);
             spins.push((key, s));
         }
+        grid.add_child(&label("Mask"));
+        let mut mask_option = OptionButton::new_alloc();
+        mask_option.set_name("BrushMask");
+        mask_option.set_h_size_flags(SizeFlags::EXPAND_FILL);
+        mask_option.set_tooltip_text(
+            "Brush footprint: circle, square, or a greyscale PNG from res://brush_masks/",
+        );
+        mask_option.connect(
+            "item_selected",
+            &Callable::from_object_method(plugin, "_on_mask_selected"),
+        );
+        grid.add_child(&mask_option);
         page.add_child(&grid);
         let mut biome_section = VBoxContainer::new_alloc();
         biome_section.add_child(&label("Biome to paint"));
@@ -168,6 +196,8 @@ impl Dock {
             progress,
             biome_swatches,
             biome_section,
+            mask_option,
+            create,
             message,
         }
     }
@@ -198,9 +228,11 @@ impl Dock {
         self.biome_section.set_visible(tool == Tool::BiomePaint);
     }
 
-    /// The source line (what is edited, or why it is read-only).
-    pub fn set_status(&mut self, text: &str) {
+    /// The source line (what is edited, or why it is read-only); `no_source` shows
+    /// **Create terrain asset…**.
+    pub fn set_status(&mut self, text: &str, no_source: bool) {
         self.status.set_text(text);
+        self.create.set_visible(no_source);
     }
 
     /// The message line (the last error, warning or save result).

@@ -14,6 +14,7 @@
 
 use super::framing;
 use super::plugin::RidgelineEditorPlugin;
+use godot::builtin::math::ApproxEq;
 use godot::classes::{Camera3D, Control, InputEventMouseButton, Node};
 use godot::global::MouseButton;
 use godot::prelude::*;
@@ -24,7 +25,40 @@ const ZOOM_STEP: f64 = 0.08;
 const ZOOM_MIN: f64 = 0.01;
 const ZOOM_MAX: f64 = 10_000.0;
 
+/// Frames after F during which the framed view is put back if something else moved the camera
+/// (the editor re-deriving its view from the camera over the first frames).
+const HOLD_FRAMES: u32 = 10;
+
+/// A framing being held for a few frames.
+pub(super) struct Framed {
+    camera: Gd<Camera3D>,
+    transform: Transform3D,
+    frames: u32,
+}
+
 impl RidgelineEditorPlugin {
+    /// Once per frame: re-applies the framed view while it is held; navigation input ends
+    /// the hold ([`Self::release_framing`]).
+    pub(super) fn hold_framing(&mut self) {
+        let Some(f) = &mut self.framing else {
+            return;
+        };
+        if f.frames == 0 || !f.camera.is_instance_valid() {
+            self.framing = None;
+            return;
+        }
+        f.frames -= 1;
+        if !f.camera.get_global_transform().approx_eq(&f.transform) {
+            let t = f.transform;
+            f.camera.set_global_transform(t);
+        }
+    }
+
+    /// The user navigates: the framed view is no longer held.
+    pub(super) fn release_framing(&mut self) {
+        self.framing = None;
+    }
+
     /// Frames the edited terrain in `camera` (the editor camera that received F).
     pub(super) fn frame_terrain(&mut self, camera: &Gd<Camera3D>) {
         let Some(t) = self.terrain.clone() else {
@@ -90,6 +124,11 @@ impl RidgelineEditorPlugin {
         camera
             .clone()
             .call_deferred("set_global_transform", &[transform.to_variant()]);
+        self.framing = Some(Framed {
+            camera: camera.clone(),
+            transform,
+            frames: HOLD_FRAMES,
+        });
         let mut text = "Framed the terrain (F).".to_string();
         if f.distance + aabb.size.length() as f64 / 2.0 > far {
             text += &format!(

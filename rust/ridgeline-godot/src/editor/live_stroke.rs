@@ -7,7 +7,7 @@
 
 use super::plugin::RidgelineEditorPlugin;
 use super::preview::{Ring, RingState};
-use super::stamp_path::StampPath;
+use super::stamp_path::{self, StampPath};
 use super::tools::{self, Brush, Target, Tool};
 use crate::resources::terrain_asset::TerrainAsset;
 use crate::terrain::Terrain3D;
@@ -33,6 +33,9 @@ pub struct LiveStroke {
     target: Target,
     path: StampPath,
     points: Vec<[f64; 2]>,
+    /// Stamps placed along the drag but not yet applied: the live preview applies at most
+    /// [`stamp_path::stamps_per_frame`] per frame and carries the rest to the next frames.
+    pending: Vec<[f64; 2]>,
     /// Partial strokes applied so far (core history records).
     applied: u32,
 }
@@ -63,6 +66,17 @@ pub fn source_of(t: &Gd<Terrain3D>) -> Result<Gd<TerrainAsset>, String> {
         None => {
             Err("No source: assign a TerrainAsset (.terrain.json) to edit this terrain.".into())
         }
+    }
+}
+
+#[godot_api(secondary)]
+impl RidgelineEditorPlugin {
+    /// Stamps of the stroke in progress placed along the drag but not yet shown: a fast drag
+    /// shows at most a few brush areas per frame and the rest over the next frames (the
+    /// committed stroke holds every stamp either way). 0 without a stroke.
+    #[func]
+    pub fn get_pending_stamps(&self) -> i64 {
+        self.stroke.as_ref().map_or(0, |s| s.pending.len() as i64)
     }
 }
 
@@ -199,6 +213,7 @@ impl RidgelineEditorPlugin {
                 _ => 0.0,
             },
             biome: self.biome.clone(),
+            mask: self.mask(),
         };
         if tool == Tool::BiomePaint && !self.biomes.iter().any(|(b, _)| *b == self.biome) {
             self.show_message("Pick a biome in the dock first.", true);
@@ -222,11 +237,14 @@ impl RidgelineEditorPlugin {
             target,
             path: StampPath::begin(c.local, brush.stamp_spacing()),
             points: vec![c.local],
+            pending: Vec::new(),
             applied: 1,
         });
+        self.stamps_this_frame += 1;
     }
 
-    /// Left drag: stamps along the new segment, applied at once.
+    /// Left drag: stamps along the new segment; the live preview applies them up to this
+    /// frame's cap at once, the rest in the next frames ([`Self::flush_pending_stamps`]).
     pub(super) fn extend_stroke(&mut self) {
         let Some(c) = self.cursor else {
             return;
@@ -236,16 +254,30 @@ impl RidgelineEditorPlugin {
         };
         let mut stamps = Vec::new();
         s.path.extend(c.local, &mut stamps);
-        if stamps.is_empty() {
-            return;
-        }
-        let Some(json) = tools::stroke_json(s.tool, &s.brush, &s.target, &stamps) else {
+        s.points.extend_from_slice(&stamps);
+        s.pending.extend(stamps);
+        self.flush_pending_stamps();
+    }
+
+    /// Applies pending stamps of the live stroke, as many as this frame's cap leaves room
+    /// for. Called on every drag event and once per frame.
+    pub(super) fn flush_pending_stamps(&mut self) {
+        let used = self.stamps_this_frame;
+        let Some(s) = &mut self.stroke else {
             return;
         };
-        if apply(&mut s.terrain, &json) {
+        let room = stamp_path::stamps_per_frame(s.brush.size).saturating_sub(used);
+        let n = room.min(s.pending.len());
+        if n == 0 {
+            return;
+        }
+        let stamps: Vec<[f64; 2]> = s.pending.drain(..n).collect();
+        if let Some(json) = tools::stroke_json(s.tool, &s.brush, &s.target, &stamps)
+            && apply(&mut s.terrain, &json)
+        {
             s.applied += 1;
         }
-        s.points.extend(stamps);
+        self.stamps_this_frame += n;
     }
 
     /// Esc (or leaving the terrain) during a stroke: the surface returns exactly to its state

@@ -37,6 +37,8 @@ pub struct RidgelineEditorPlugin {
     pub(super) terrain: Option<Gd<Terrain3D>>,
     pub(super) tool: Tool,
     pub(super) brushes: HashMap<Group, Brush>,
+    /// Brush masks per group (empty: circle; see [`super::brush_masks`]).
+    pub(super) masks: HashMap<Group, String>,
     pub(super) stroke: Option<LiveStroke>,
     pub(super) ring: Option<Ring>,
     /// Terrain-local cursor position over the surface, with its height and slope.
@@ -50,12 +52,18 @@ pub struct RidgelineEditorPlugin {
     pub(super) message: String,
     /// The **Import heightmap…** dialogs.
     import: Option<super::heightmap_import::ImportDialogs>,
+    /// The **Create terrain asset…** dialog.
+    pub(super) create_dialog: Option<super::create_asset::CreateDialog>,
     /// Seconds since the terrains' source files were last checked.
     since_source_check: f64,
     /// The Terrain Graph workspace (bottom panel), once opened.
     pub(super) graph: Option<super::graph::Workspace>,
+    /// F's framed view, held for a few frames (see [`super::frame_view`]).
+    pub(super) framing: Option<super::frame_view::Framed>,
     /// Ramp: the first click's terrain-local `[x, z, height]`, until the second click.
     pub(super) ramp_start: Option<[f64; 3]>,
+    /// Live-stroke stamps applied this frame (see [`super::stamp_path::stamps_per_frame`]).
+    pub(super) stamps_this_frame: usize,
     /// Biome paint: the edited recipe's biomes and tints, and the chosen one.
     pub(super) biomes: Vec<(String, Color)>,
     pub(super) biome: String,
@@ -72,6 +80,7 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         self.base_mut().add_node_3d_gizmo_plugin(&gizmo);
         self.gizmo = Some(gizmo);
         self.brushes = settings::load_brushes();
+        self.masks = settings::load_masks();
         let dock = Dock::new(&self.to_gd().upcast());
         let control = dock.control();
         self.base_mut()
@@ -80,11 +89,18 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         self.import = Some(super::heightmap_import::ImportDialogs::new(
             &self.to_gd().upcast(),
         ));
+        self.create_dialog = Some(super::create_asset::CreateDialog::new(
+            &self.to_gd().upcast(),
+        ));
         self.refresh_dock();
         self.base_mut().set_process(true);
     }
 
     fn process(&mut self, delta: f64) {
+        // A new frame: the live stroke may show more of its pending stamps.
+        self.stamps_this_frame = 0;
+        self.flush_pending_stamps();
+        self.hold_framing();
         // About once a second: regenerate terrains whose heightmap files changed on disk.
         self.since_source_check += delta;
         if self.since_source_check < 1.0 {
@@ -108,6 +124,9 @@ impl IEditorPlugin for RidgelineEditorPlugin {
             self.base_mut().remove_node_3d_gizmo_plugin(&gizmo);
         }
         if let Some(d) = self.import.take() {
+            d.free();
+        }
+        if let Some(d) = self.create_dialog.take() {
             d.free();
         }
         if let Some(dock) = self.dock.take() {
@@ -164,6 +183,17 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         let ev = events::convert(&event);
         if std::env::var_os("RIDGELINE_EDITOR_DEBUG").is_some() {
             godot_print!("ridgeline editor input: {} -> {ev:?}", event.as_text());
+        }
+        if ev.navigation_held
+            || matches!(
+                ev.kind,
+                input::EventKind::Button {
+                    button: input::Button::Navigation,
+                    ..
+                } | input::EventKind::Key { pressed: true, .. }
+            )
+        {
+            self.release_framing();
         }
         let busy = self.stroke.is_some() || self.ramp_start.is_some();
         let decision = input::decide(self.tool, busy, &ev);
@@ -485,6 +515,7 @@ impl RidgelineEditorPlugin {
         if t == Tool::None {
             self.ring = None;
         }
+        self.refresh_masks();
         self.refresh_tool();
     }
 
@@ -518,6 +549,7 @@ impl RidgelineEditorPlugin {
         }
         self.refresh_status();
         self.refresh_biomes();
+        self.refresh_masks();
         self.refresh_tool();
     }
 
@@ -537,8 +569,12 @@ impl RidgelineEditorPlugin {
                 Err(why) => why,
             },
         };
+        let no_source = self
+            .terrain
+            .as_ref()
+            .is_some_and(|t| t.get("asset").is_nil() && t.get("recipe").to::<GString>().is_empty());
         if let Some(d) = &mut self.dock {
-            d.set_status(&text);
+            d.set_status(&text, no_source);
         }
     }
 

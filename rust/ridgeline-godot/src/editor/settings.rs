@@ -72,3 +72,33 @@ pub fn save_biome(name: &str) {
         settings.set_project_metadata(SECTION, BIOME_KEY, &name.to_variant());
     }
 }
+
+/// The remembered brush masks per group (`<group key>.mask`: empty for circle, `square`, or a
+/// PNG's `res://` path).
+pub fn load_masks() -> HashMap<Group, String> {
+    let mut out = HashMap::new();
+    let Some(settings) = EditorInterface::singleton().get_editor_settings() else {
+        return out;
+    };
+    for g in GROUPS {
+        let v = settings
+            .get_project_metadata_ex(SECTION, &format!("{}.mask", g.key()))
+            .default(&"".to_variant())
+            .done();
+        if let Ok(m) = v.try_to::<GString>() {
+            out.insert(g, m.to_string());
+        }
+    }
+    out
+}
+
+/// Remembers `mask` for `group`.
+pub fn save_mask(group: Group, mask: &str) {
+    if let Some(mut settings) = EditorInterface::singleton().get_editor_settings() {
+        settings.set_project_metadata(
+            SECTION,
+            &format!("{}.mask", group.key()),
+            &mask.to_variant(),
+        );
+    }
+}

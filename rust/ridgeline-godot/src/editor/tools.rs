@@ -337,6 +337,8 @@ pub struct Target {
     pub height: f64,
     /// Biome paint: the biome's name.
     pub biome: String,
+    /// The brush mask: empty (circle), `square`, or a greyscale PNG (`res://…`).
+    pub mask: String,
 }
 
 /// The shared part of every stroke: type, radius, strength, falloff, slope limits.
@@ -369,6 +371,9 @@ pub fn stroke_json(
     }
     let mut v = brush_json(ty, brush);
     v["points"] = json!(points);
+    if !target.mask.is_empty() && target.mask != "circle" {
+        v["mask"] = json!(target.mask);
+    }
     match tool {
         Tool::Raise | Tool::Lower => {
             // The strength scales the amount; the stamp weight stays 1 so a weak brush still
@@ -529,7 +534,14 @@ mod tests {
             (v["type"].as_str(), v["biome"].as_str()),
             (Some("region"), Some("rock"))
         );
+        let square = Target {
+            mask: "square".into(),
+            ..Target::default()
+        };
+        let v = stroke_json(Tool::Raise, &b, &square, &pts).expect("a stroke");
+        assert_eq!(v["mask"], "square");
         let v = stroke_json(Tool::Protect, &b, &Target::default(), &pts).expect("a stroke");
+        assert!(v.get("mask").is_none(), "circle is the default");
         assert_eq!(v["type"], "protect");
         assert!(v.get("heights").is_none(), "the terrain takes the snapshot");
     }
