@@ -66,6 +66,33 @@ func test_stamps_do_not_depend_on_event_count() -> void:
 	assert_true(worst < 1e-3, "2 and 40 motion events give the same stroke (max diff %s)" % worst)
 
 
+func test_a_fast_drag_is_capped_per_frame_and_carried() -> void:
+	await _setup()
+	# 0.8 m spacing over 46 m: 58 stamps in one motion event, more than one frame shows.
+	plugin.call("set_brush", {"spacing": 0.05})
+	var before := heights(t, 96)
+	var path := _path(t, 1)
+	motion(path[0], Vector2.ZERO, 0)
+	button(path[0], MOUSE_BUTTON_LEFT, true)
+	motion(path[1], path[1] - path[0], MOUSE_BUTTON_MASK_LEFT)
+	var pending: int = plugin.call("get_pending_stamps")
+	assert_true(pending > 0 and pending < 58, "one event's stamps beyond the frame's cap wait (%d pending)" % pending)
+	await frames(4)
+	assert_eq(plugin.call("get_pending_stamps"), 0, "the next frames show the rest")
+	button(path[1], MOUSE_BUTTON_LEFT, false)
+	await frames(2)
+	var capped := heights(t, 96)
+	await undo()
+	assert_true(heights(t, 96) == before, "one undo step")
+	await drag(_path(t, 40))
+	var many := heights(t, 96)
+	await undo()
+	var worst := 0.0
+	for i in capped.size():
+		worst = maxf(worst, absf(capped[i] - many[i]))
+	assert_true(capped != before and worst < 1e-3, "the capped one-event drag and a 40-event drag give the same stroke (max diff %s)" % worst)
+
+
 func test_shift_inverts() -> void:
 	await _setup()
 	await drag(_path(t, 6), true)

@@ -198,6 +198,19 @@ pub fn run(args: &[String]) -> Result<()> {
                     bail!("the graph_ui_build_100 benchmark printed no result");
                 }
             }
+            // editor_stroke_tick_20m, editor_stroke_tick_128m, editor_undo_stroke_128m: brush
+            // ticks and undo in a real editor (tests_editor/cases/test_bench_edit.gd).
+            let editor = crate::editor_tests::run(&godot, Some("test_bench_edit."))?;
+            let found: Vec<&str> = editor
+                .text
+                .lines()
+                .filter_map(|l| l.find("bench ").map(|i| &l[i..]))
+                .collect();
+            if found.len() != 3 || !editor.success() {
+                eprintln!("{}", editor.text);
+                bail!("the editor stroke benchmarks failed or printed no result");
+            }
+            lines.extend(found.iter().map(|l| l.to_string()));
             for line in out.text.lines() {
                 if let Some(rest) = line.strip_prefix("peer ") {
                     let mut it = rest.split_whitespace();

@@ -98,6 +98,15 @@ func _shot(out_dir: String) -> void:
 	var img := get_viewport().get_texture().get_image()
 	img.save_png(out_dir.path_join("dock.png"))
 	print("editor shot: ", out_dir.path_join("dock.png"), " ", img.get_size())
+	# F frames the whole terrain; Biome paint with the recipe's biomes as swatches (tools.png).
+	await case.key(KEY_F)
+	await case.frames(10)
+	plugin.call("set_tool", "biome_paint")
+	case.motion(case.screen_of(centre), Vector2.ZERO, 0)
+	await get_tree().create_timer(2.0).timeout
+	img = get_viewport().get_texture().get_image()
+	img.save_png(out_dir.path_join("tools.png"))
+	print("editor shot: ", out_dir.path_join("tools.png"), " ", img.get_size())
 	# The Terrain Graph workspace on the same terrain (docs/images/graph-editor.png).
 	for i in 3:
 		await case.undo()

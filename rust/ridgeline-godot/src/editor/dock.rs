@@ -4,13 +4,13 @@
 use super::tools::{Brush, SIZE_RANGE, TOOLS, Tool};
 use godot::classes::control::SizeFlags;
 use godot::classes::{
-    Button, ButtonGroup, Control, GridContainer, HFlowContainer, HSeparator, Label, ProgressBar,
-    SpinBox, TabContainer, VBoxContainer,
+    Button, ButtonGroup, Control, GridContainer, HFlowContainer, HSeparator, Label, OptionButton,
+    ProgressBar, SpinBox, TabContainer, VBoxContainer,
 };
 use godot::prelude::*;
 
 /// A brush field of the dock: key (as in [`Brush::to_json`]), label, range, step.
-const FIELDS: [(&str, &str, f64, f64, f64); 5] = [
+const FIELDS: [(&str, &str, f64, f64, f64); 7] = [
     ("size", "Size (m)", SIZE_RANGE.0, SIZE_RANGE.1, 0.1),
     ("strength", "Strength", 0.0, 1.0, 0.01),
     ("falloff", "Falloff", 0.0, 1.0, 0.01),
@@ -22,11 +22,14 @@ const FIELDS: [(&str, &str, f64, f64, f64); 5] = [
         100000.0,
         0.1,
     ),
+    ("slope_min", "Slope min (°)", 0.0, 90.0, 0.5),
+    ("slope_max", "Slope max (°)", 0.0, 90.0, 0.5),
 ];
 
 /// The hotkeys, as the dock lists them.
 pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set height)\n\
-    [ ] size · - = strength · 1–9 tool · Esc cancel stroke, then None\n\
+    [ ] size · - = strength · 1–9, 0, P, B tool · Esc cancel stroke, then None\n\
+    Ramp: click start, click end · F frames the terrain\n\
     Ctrl+wheel ±1 m, Ctrl+Alt+wheel ±0.1 m target (Set height)\n\
     RMB/MMB/wheel/Alt navigate · Ctrl+Z / Ctrl+Y undo / redo · Ctrl+S saves the asset";
 
@@ -43,6 +46,13 @@ pub struct Dock {
     spins: Vec<(&'static str, Gd<SpinBox>)>,
     /// The generation progress bar.
     pub progress: Gd<ProgressBar>,
+    /// Biome paint's swatches (filled by [`super::biome_palette`]).
+    pub biome_swatches: Gd<HFlowContainer>,
+    biome_section: Gd<VBoxContainer>,
+    /// The brush mask (filled by [`super::brush_masks`]).
+    pub mask_option: Gd<OptionButton>,
+    /// **Create terrain asset…**, shown for a terrain without a source.
+    create: Gd<Button>,
     message: Gd<Label>,
 }
 
@@ -79,28 +89,32 @@ impl Dock {
         let mut status = label("");
         status.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
         page.add_child(&status);
+        let mut create = button(
+            "Create terrain asset…",
+            plugin,
+            "_on_create_asset_pressed",
+            &[],
+        );
+        create.set_name("CreateTerrainAsset");
+        create.set_tooltip_text(
+            "Write a new .terrain.json (size, resolution, seed, chunk size) and assign it (undoable)",
+        );
+        create.set_visible(false);
+        page.add_child(&create);
         page.add_child(&label("Tools"));
         let mut flow = HFlowContainer::new_alloc();
         let group = ButtonGroup::new_gd();
         let mut buttons = Vec::new();
-        for (i, t) in TOOLS.iter().enumerate() {
-            let text = if i == 0 {
+        for t in TOOLS.iter() {
+            let text = if *t == Tool::None {
                 t.label().to_string()
             } else {
-                format!("{i} {}", t.label())
+                format!("{} {}", t.hotkey(), t.label())
             };
             let mut b = button(&text, plugin, "_on_tool_button", &[t.name().to_variant()]);
             b.set_toggle_mode(true);
             b.set_button_group(&group);
-            b.set_tooltip_text(&format!(
-                "{} (hotkey {})",
-                t.label(),
-                if i == 0 {
-                    "Esc".to_string()
-                } else {
-                    i.to_string()
-                }
-            ));
+            b.set_tooltip_text(&format!("{} (hotkey {})", t.label(), t.hotkey()));
             flow.add_child(&b);
             buttons.push((*t, b));
         }
@@ -123,7 +137,25 @@ impl Dock {
             grid.add_child(&s);
             spins.push((key, s));
         }
+        grid.add_child(&label("Mask"));
+        let mut mask_option = OptionButton::new_alloc();
+        mask_option.set_name("BrushMask");
+        mask_option.set_h_size_flags(SizeFlags::EXPAND_FILL);
+        mask_option.set_tooltip_text(
+            "Brush footprint: circle, square, or a greyscale PNG from res://brush_masks/",
+        );
+        mask_option.connect(
+            "item_selected",
+            &Callable::from_object_method(plugin, "_on_mask_selected"),
+        );
+        grid.add_child(&mask_option);
         page.add_child(&grid);
+        let mut biome_section = VBoxContainer::new_alloc();
+        biome_section.add_child(&label("Biome to paint"));
+        let biome_swatches = HFlowContainer::new_alloc();
+        biome_section.add_child(&biome_swatches);
+        biome_section.set_visible(false);
+        page.add_child(&biome_section);
         page.add_child(&HSeparator::new_alloc());
         let mut row = HFlowContainer::new_alloc();
         let mut save = button("Apply changes to asset", plugin, "_on_save_pressed", &[]);
@@ -162,6 +194,10 @@ impl Dock {
             buttons,
             spins,
             progress,
+            biome_swatches,
+            biome_section,
+            mask_option,
+            create,
             message,
         }
     }
@@ -185,12 +221,18 @@ impl Dock {
             if *key == "target_height" {
                 s.set_editable(tool == Tool::SetHeight);
             }
+            if key.starts_with("slope_") {
+                s.set_editable(!matches!(tool, Tool::Hole | Tool::FillHole));
+            }
         }
+        self.biome_section.set_visible(tool == Tool::BiomePaint);
     }
 
-    /// The source line (what is edited, or why it is read-only).
-    pub fn set_status(&mut self, text: &str) {
+    /// The source line (what is edited, or why it is read-only); `no_source` shows
+    /// **Create terrain asset…**.
+    pub fn set_status(&mut self, text: &str, no_source: bool) {
         self.status.set_text(text);
+        self.create.set_visible(no_source);
     }
 
     /// The message line (the last error, warning or save result).

@@ -6,7 +6,7 @@ use godot::classes::{
     InputEvent, InputEventKey, InputEventMouse, InputEventMouseButton, InputEventWithModifiers,
 };
 use godot::global::{Key as GKey, MouseButton, MouseButtonMask};
-use godot::obj::EngineBitfield;
+use godot::obj::{EngineBitfield, EngineEnum};
 use godot::prelude::*;
 
 /// The event as the decision sees it.
@@ -95,6 +95,9 @@ fn key_of(k: GKey) -> Key {
         GKey::BRACKETRIGHT => Key::BracketRight,
         GKey::MINUS => Key::Minus,
         GKey::EQUAL => Key::Equal,
+        k if (GKey::A.ord()..=GKey::Z.ord()).contains(&k.ord()) => {
+            Key::Letter(char::from(b'A' + (k.ord() - GKey::A.ord()) as u8))
+        }
         _ => Key::Other,
     }
 }

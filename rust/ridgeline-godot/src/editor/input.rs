@@ -35,6 +35,8 @@ pub enum Key {
     Equal,
     /// `0`…`9`.
     Digit(u8),
+    /// A letter `A`…`Z` (upper case).
+    Letter(char),
     /// Anything else.
     Other,
 }
@@ -107,6 +109,8 @@ pub enum Command {
     AdjustTarget(f64),
     /// Cursor moved or a modifier changed: update the ring and label (event passes on).
     Hover,
+    /// F: frame the whole terrain in the editor camera.
+    Frame,
 }
 
 /// The decision on one event.
@@ -137,8 +141,20 @@ fn hover() -> Decision {
     }
 }
 
-/// Decides what `ev` does with `tool` active (`stroking`: a stroke is in progress).
+/// Decides what `ev` does with `tool` active (`stroking`: a stroke is in progress, or a
+/// ramp's first point is set). Called only with a terrain selected.
 pub fn decide(tool: Tool, stroking: bool, ev: &ViewportEvent) -> Decision {
+    // F frames the selected terrain whatever the tool (Godot's own focus would only centre
+    // the view on the node's origin, a corner of the terrain).
+    if let EventKind::Key {
+        key: Key::Letter('F'),
+        pressed: true,
+        echo: false,
+    } = ev.kind
+        && !(ev.ctrl || ev.alt || ev.shift || ev.navigation_held || stroking)
+    {
+        return stop(Command::Frame);
+    }
     if tool == Tool::None {
         return PASS;
     }
@@ -163,9 +179,14 @@ pub fn decide(tool: Tool, stroking: bool, ev: &ViewportEvent) -> Decision {
                 Key::BracketRight => Command::Resize(true),
                 Key::Minus => Command::Strength(false),
                 Key::Equal => Command::Strength(true),
-                Key::Digit(d) if !echo && (1..TOOLS.len() as u8).contains(&d) => {
+                Key::Digit(d) if !echo && (1..=9).contains(&d) => {
                     Command::SelectTool(TOOLS[d as usize])
                 }
+                Key::Digit(0) if !echo => Command::SelectTool(Tool::Ramp),
+                Key::Letter(c) if !echo => match Tool::from_hotkey(c) {
+                    Some(t) => Command::SelectTool(t),
+                    None => return hover(),
+                },
                 _ => return hover(),
             };
             stop(cmd)
@@ -308,7 +329,20 @@ mod tests {
             decide(Tool::Raise, false, &key(Key::Digit(9))),
             stop(Command::SelectTool(Tool::FillHole))
         );
-        assert!(!decide(Tool::Raise, false, &key(Key::Digit(0))).consume);
+        assert_eq!(
+            decide(Tool::Raise, false, &key(Key::Digit(0))),
+            stop(Command::SelectTool(Tool::Ramp))
+        );
+        assert_eq!(
+            decide(Tool::Raise, false, &key(Key::Letter('P'))),
+            stop(Command::SelectTool(Tool::Protect))
+        );
+        assert_eq!(
+            decide(Tool::Raise, false, &key(Key::Letter('B'))),
+            stop(Command::SelectTool(Tool::BiomePaint))
+        );
+        // Other letters (W, E, R, Q: Godot's transform modes) pass.
+        assert!(!decide(Tool::Raise, false, &key(Key::Letter('W'))).consume);
         assert_eq!(
             decide(Tool::Raise, true, &key(Key::Escape)),
             stop(Command::Cancel)
@@ -320,6 +354,30 @@ mod tests {
         let mut ctrl_s = key(Key::Other);
         ctrl_s.ctrl = true;
         assert!(!decide(Tool::Raise, false, &ctrl_s).consume);
+    }
+
+    #[test]
+    fn f_frames_the_terrain_with_any_tool() {
+        for tool in [Tool::None, Tool::Raise, Tool::Ramp] {
+            assert_eq!(
+                decide(tool, false, &key(Key::Letter('F'))),
+                stop(Command::Frame)
+            );
+        }
+        // Shift+F (freelook), Ctrl+F, during a stroke, while navigating: Godot's or nothing.
+        let mut shifted = key(Key::Letter('F'));
+        shifted.shift = true;
+        assert!(!decide(Tool::None, false, &shifted).consume);
+        let mut ctrl = key(Key::Letter('F'));
+        ctrl.ctrl = true;
+        assert!(!decide(Tool::None, false, &ctrl).consume);
+        let mut nav = key(Key::Letter('F'));
+        nav.navigation_held = true;
+        assert!(!decide(Tool::Raise, false, &nav).consume);
+        assert_ne!(
+            decide(Tool::Raise, true, &key(Key::Letter('F'))).command,
+            Some(Command::Frame)
+        );
     }
 
     #[test]

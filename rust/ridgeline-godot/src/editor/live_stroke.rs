@@ -7,8 +7,8 @@
 
 use super::plugin::RidgelineEditorPlugin;
 use super::preview::{Ring, RingState};
-use super::stamp_path::StampPath;
-use super::tools::{self, Brush, Tool};
+use super::stamp_path::{self, StampPath};
+use super::tools::{self, Brush, Target, Tool};
 use crate::resources::terrain_asset::TerrainAsset;
 use crate::terrain::Terrain3D;
 use godot::classes::Json;
@@ -30,9 +30,12 @@ pub struct LiveStroke {
     terrain: Gd<Terrain3D>,
     tool: Tool,
     brush: Brush,
-    target: f64,
+    target: Target,
     path: StampPath,
     points: Vec<[f64; 2]>,
+    /// Stamps placed along the drag but not yet applied: the live preview applies at most
+    /// [`stamp_path::stamps_per_frame`] per frame and carries the rest to the next frames.
+    pending: Vec<[f64; 2]>,
     /// Partial strokes applied so far (core history records).
     applied: u32,
 }
@@ -63,6 +66,17 @@ pub fn source_of(t: &Gd<Terrain3D>) -> Result<Gd<TerrainAsset>, String> {
         None => {
             Err("No source: assign a TerrainAsset (.terrain.json) to edit this terrain.".into())
         }
+    }
+}
+
+#[godot_api(secondary)]
+impl RidgelineEditorPlugin {
+    /// Stamps of the stroke in progress placed along the drag but not yet shown: a fast drag
+    /// shows at most a few brush areas per frame and the rest over the next frames (the
+    /// committed stroke holds every stamp either way). 0 without a stroke.
+    #[func]
+    pub fn get_pending_stamps(&self) -> i64 {
+        self.stroke.as_ref().map_or(0, |s| s.pending.len() as i64)
     }
 }
 
@@ -107,12 +121,28 @@ impl RidgelineEditorPlugin {
 
     pub(super) fn cursor_label(&self) -> String {
         let c = self.cursor;
-        tools::label(
-            self.effective_tool(),
+        let tool = self.effective_tool();
+        let mut s = tools::label(
+            tool,
             &self.brush(),
             c.map(|c| c.height),
             c.map(|c| c.slope_deg),
-        )
+        );
+        match tool {
+            Tool::Ramp => match (self.ramp_start, c) {
+                (Some(from), Some(c)) => {
+                    s += &format!("  from h {:.1} m", from[2]);
+                    if let Some((pct, deg)) = tools::grade(from, [c.local[0], c.local[1], c.height])
+                    {
+                        s += &format!("  grade {pct:.1}% ({deg:.1}°)");
+                    }
+                }
+                _ => s += "  click the start",
+            },
+            Tool::BiomePaint => s += &format!("  biome {}", self.biome),
+            _ => {}
+        }
+        s
     }
 
     /// Redraws (or hides) the ring at the cursor.
@@ -172,12 +202,24 @@ impl RidgelineEditorPlugin {
             self.tool
         };
         let brush = self.brush();
-        let target = match tool {
-            Tool::Flatten => c.height,
-            Tool::SetHeight => brush.target_height,
-            _ => 0.0,
+        if tool == Tool::Ramp {
+            self.ramp_click(terrain, &asset, &brush, c);
+            return;
+        }
+        let target = Target {
+            height: match tool {
+                Tool::Flatten => c.height,
+                Tool::SetHeight => brush.target_height,
+                _ => 0.0,
+            },
+            biome: self.biome.clone(),
+            mask: self.mask(),
         };
-        let Some(stroke) = tools::stroke_json(tool, &brush, target, &[c.local]) else {
+        if tool == Tool::BiomePaint && !self.biomes.iter().any(|(b, _)| *b == self.biome) {
+            self.show_message("Pick a biome in the dock first.", true);
+            return;
+        }
+        let Some(stroke) = tools::stroke_json(tool, &brush, &target, &[c.local]) else {
             return;
         };
         if !apply(&mut terrain, &stroke) {
@@ -195,11 +237,14 @@ impl RidgelineEditorPlugin {
             target,
             path: StampPath::begin(c.local, brush.stamp_spacing()),
             points: vec![c.local],
+            pending: Vec::new(),
             applied: 1,
         });
+        self.stamps_this_frame += 1;
     }
 
-    /// Left drag: stamps along the new segment, applied at once.
+    /// Left drag: stamps along the new segment; the live preview applies them up to this
+    /// frame's cap at once, the rest in the next frames ([`Self::flush_pending_stamps`]).
     pub(super) fn extend_stroke(&mut self) {
         let Some(c) = self.cursor else {
             return;
@@ -209,21 +254,38 @@ impl RidgelineEditorPlugin {
         };
         let mut stamps = Vec::new();
         s.path.extend(c.local, &mut stamps);
-        if stamps.is_empty() {
-            return;
-        }
-        let Some(json) = tools::stroke_json(s.tool, &s.brush, s.target, &stamps) else {
+        s.points.extend_from_slice(&stamps);
+        s.pending.extend(stamps);
+        self.flush_pending_stamps();
+    }
+
+    /// Applies pending stamps of the live stroke, as many as this frame's cap leaves room
+    /// for. Called on every drag event and once per frame.
+    pub(super) fn flush_pending_stamps(&mut self) {
+        let used = self.stamps_this_frame;
+        let Some(s) = &mut self.stroke else {
             return;
         };
-        if apply(&mut s.terrain, &json) {
+        let room = stamp_path::stamps_per_frame(s.brush.size).saturating_sub(used);
+        let n = room.min(s.pending.len());
+        if n == 0 {
+            return;
+        }
+        let stamps: Vec<[f64; 2]> = s.pending.drain(..n).collect();
+        if let Some(json) = tools::stroke_json(s.tool, &s.brush, &s.target, &stamps)
+            && apply(&mut s.terrain, &json)
+        {
             s.applied += 1;
         }
-        s.points.extend(stamps);
+        self.stamps_this_frame += n;
     }
 
     /// Esc (or leaving the terrain) during a stroke: the surface returns exactly to its state
     /// before the stroke.
     pub(super) fn cancel_stroke(&mut self) {
+        if self.ramp_start.take().is_some() {
+            self.show_message("Ramp cancelled.", false);
+        }
         let Some(mut s) = self.stroke.take() else {
             return;
         };
@@ -241,27 +303,70 @@ impl RidgelineEditorPlugin {
         for _ in 0..s.applied {
             s.terrain.bind_mut().undo_stroke();
         }
-        let Some(json) = tools::stroke_json(s.tool, &s.brush, s.target, &s.points) else {
+        let Some(json) = tools::stroke_json(s.tool, &s.brush, &s.target, &s.points) else {
             return;
         };
         if !apply(&mut s.terrain, &json) {
             self.show_message("The stroke was refused (see the Output panel).", true);
             return;
         }
-        let id = s.terrain.bind_mut()._editor_commit();
-        let Some(mut ur) = self.base().get_undo_redo() else {
-            return;
-        };
-        let name = format!("Ridgeline: {} stroke", s.tool.label());
-        let target = s.terrain.clone().upcast::<Object>();
-        ur.create_action_ex(&name).custom_context(&target).done();
-        ur.add_do_method(&target, "_editor_redo", &[id.to_variant()]);
-        ur.add_undo_method(&target, "_editor_undo", &[id.to_variant()]);
-        ur.commit_action_ex().execute(false).done();
+        self.commit_undo_step(&mut s.terrain, s.tool);
         self.show_message(
             &format!("{} stroke, {} stamps.", s.tool.label(), s.points.len()),
             false,
         );
+    }
+
+    /// Ramp: the first click sets the start, the second applies the ramp between them (the
+    /// heights under both clicks) as one stroke and one undo step.
+    fn ramp_click(
+        &mut self,
+        mut terrain: Gd<Terrain3D>,
+        asset: &Gd<TerrainAsset>,
+        brush: &Brush,
+        c: Cursor,
+    ) {
+        let here = [c.local[0], c.local[1], c.height];
+        let Some(from) = self.ramp_start.take() else {
+            self.ramp_start = Some(here);
+            self.show_message("Ramp: click where it ends (Esc cancels).", false);
+            return;
+        };
+        if tools::grade(from, here).is_none() {
+            self.ramp_start = Some(from);
+            self.show_message("Ramp: the end must differ from the start.", true);
+            return;
+        }
+        let json = tools::ramp_json(brush, from, here);
+        if !apply(&mut terrain, &json) {
+            self.show_message("The ramp was refused (see the Output panel).", true);
+            return;
+        }
+        self.watch_asset(asset);
+        self.commit_undo_step(&mut terrain, Tool::Ramp);
+        let (pct, deg) = tools::grade(from, here).unwrap_or_default();
+        self.show_message(
+            &format!(
+                "Ramp from {:.1} m to {:.1} m, grade {pct:.1}% ({deg:.1}°).",
+                from[2], here[2]
+            ),
+            false,
+        );
+    }
+
+    /// Records the stroke just applied to `terrain` as one `EditorUndoRedoManager` action,
+    /// committed without executing (it is already applied).
+    fn commit_undo_step(&mut self, terrain: &mut Gd<Terrain3D>, tool: Tool) {
+        let id = terrain.bind_mut()._editor_commit();
+        let Some(mut ur) = self.base().get_undo_redo() else {
+            return;
+        };
+        let name = format!("Ridgeline: {} stroke", tool.label());
+        let target = terrain.clone().upcast::<Object>();
+        ur.create_action_ex(&name).custom_context(&target).done();
+        ur.add_do_method(&target, "_editor_redo", &[id.to_variant()]);
+        ur.add_undo_method(&target, "_editor_undo", &[id.to_variant()]);
+        ur.commit_action_ex().execute(false).done();
     }
 
     /// Marks the asset unsaved whenever it changes (strokes, undo, redo).

@@ -8,12 +8,20 @@
 //! - [`tools`] (pure): tools, brush settings, stroke JSON; [`stamp_path`] (pure): stamp spacing;
 //! - [`preview`]: the brush ring; [`settings`]: remembered brush settings;
 //! - [`gizmo`]: click-to-select and the terrain's outline;
+//! - [`framing`] (pure) and [`frame_view`]: F frames the whole terrain;
+//! - [`biome_palette`]: Biome paint's swatches; [`brush_masks`]: circle, square, PNG masks;
+//! - [`create_asset`]: **Create terrain asset…** for a terrain without a source;
 //! - [`heightmap_import`]: **Import heightmap…** (file and options dialogs, one undo step);
 //! - [`graph`]: the Terrain Graph workspace (bottom panel) and its Presets tab.
 
+mod biome_palette;
+mod brush_masks;
+mod create_asset;
 mod dock;
 mod events;
 pub mod export_plugin;
+mod frame_view;
+mod framing;
 mod gizmo;
 mod graph;
 mod heightmap_import;

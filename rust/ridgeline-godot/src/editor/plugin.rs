@@ -37,6 +37,8 @@ pub struct RidgelineEditorPlugin {
     pub(super) terrain: Option<Gd<Terrain3D>>,
     pub(super) tool: Tool,
     pub(super) brushes: HashMap<Group, Brush>,
+    /// Brush masks per group (empty: circle; see [`super::brush_masks`]).
+    pub(super) masks: HashMap<Group, String>,
     pub(super) stroke: Option<LiveStroke>,
     pub(super) ring: Option<Ring>,
     /// Terrain-local cursor position over the surface, with its height and slope.
@@ -50,10 +52,21 @@ pub struct RidgelineEditorPlugin {
     pub(super) message: String,
     /// The **Import heightmap…** dialogs.
     import: Option<super::heightmap_import::ImportDialogs>,
+    /// The **Create terrain asset…** dialog.
+    pub(super) create_dialog: Option<super::create_asset::CreateDialog>,
     /// Seconds since the terrains' source files were last checked.
     since_source_check: f64,
     /// The Terrain Graph workspace (bottom panel), once opened.
     pub(super) graph: Option<super::graph::Workspace>,
+    /// F's framed view, held for a few frames (see [`super::frame_view`]).
+    pub(super) framing: Option<super::frame_view::Framed>,
+    /// Ramp: the first click's terrain-local `[x, z, height]`, until the second click.
+    pub(super) ramp_start: Option<[f64; 3]>,
+    /// Live-stroke stamps applied this frame (see [`super::stamp_path::stamps_per_frame`]).
+    pub(super) stamps_this_frame: usize,
+    /// Biome paint: the edited recipe's biomes and tints, and the chosen one.
+    pub(super) biomes: Vec<(String, Color)>,
+    pub(super) biome: String,
     base: Base<EditorPlugin>,
 }
 
@@ -67,6 +80,7 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         self.base_mut().add_node_3d_gizmo_plugin(&gizmo);
         self.gizmo = Some(gizmo);
         self.brushes = settings::load_brushes();
+        self.masks = settings::load_masks();
         let dock = Dock::new(&self.to_gd().upcast());
         let control = dock.control();
         self.base_mut()
@@ -75,11 +89,18 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         self.import = Some(super::heightmap_import::ImportDialogs::new(
             &self.to_gd().upcast(),
         ));
+        self.create_dialog = Some(super::create_asset::CreateDialog::new(
+            &self.to_gd().upcast(),
+        ));
         self.refresh_dock();
         self.base_mut().set_process(true);
     }
 
     fn process(&mut self, delta: f64) {
+        // A new frame: the live stroke may show more of its pending stamps.
+        self.stamps_this_frame = 0;
+        self.flush_pending_stamps();
+        self.hold_framing();
         // About once a second: regenerate terrains whose heightmap files changed on disk.
         self.since_source_check += delta;
         if self.since_source_check < 1.0 {
@@ -103,6 +124,9 @@ impl IEditorPlugin for RidgelineEditorPlugin {
             self.base_mut().remove_node_3d_gizmo_plugin(&gizmo);
         }
         if let Some(d) = self.import.take() {
+            d.free();
+        }
+        if let Some(d) = self.create_dialog.take() {
             d.free();
         }
         if let Some(dock) = self.dock.take() {
@@ -160,7 +184,19 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         if std::env::var_os("RIDGELINE_EDITOR_DEBUG").is_some() {
             godot_print!("ridgeline editor input: {} -> {ev:?}", event.as_text());
         }
-        let decision = input::decide(self.tool, self.stroke.is_some(), &ev);
+        if ev.navigation_held
+            || matches!(
+                ev.kind,
+                input::EventKind::Button {
+                    button: input::Button::Navigation,
+                    ..
+                } | input::EventKind::Key { pressed: true, .. }
+            )
+        {
+            self.release_framing();
+        }
+        let busy = self.stroke.is_some() || self.ramp_start.is_some();
+        let decision = input::decide(self.tool, busy, &ev);
         self.shift = ev.shift;
         self.ctrl = ev.ctrl;
         let ray = events::viewport_position(&camera, &event)
@@ -168,8 +204,10 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         if let Some((from, dir)) = ray {
             self.update_cursor(from, dir);
         }
-        if let Some(cmd) = decision.command {
-            self.run(cmd);
+        match decision.command {
+            Some(Command::Frame) => self.frame_terrain(&camera),
+            Some(cmd) => self.run(cmd),
+            None => {}
         }
         self.update_ring();
         self.base().update_overlays();
@@ -233,7 +271,8 @@ impl IEditorPlugin for RidgelineEditorPlugin {
 #[godot_api]
 impl RidgelineEditorPlugin {
     /// Selects a tool by name (`none`, `raise`, `lower`, `smooth`, `flatten`, `set_height`,
-    /// `exclude`, `erase`), as the dock's buttons do. Returns false for an unknown name.
+    /// `exclude`, `erase`, `hole`, `fill_hole`, `ramp`, `protect`, `biome_paint`), as the
+    /// dock's buttons do. Returns false for an unknown name.
     #[func]
     pub fn set_tool(&mut self, name: GString) -> bool {
         match Tool::from_name(&name.to_string()) {
@@ -255,7 +294,7 @@ impl RidgelineEditorPlugin {
     }
 
     /// The current tool group's brush settings: `size`, `strength`, `falloff`, `spacing`,
-    /// `target_height`.
+    /// `target_height`, `slope_min`, `slope_max` (degrees; 0 and 90 limit nothing).
     #[func]
     pub fn get_brush(&self) -> VarDictionary {
         let b = self.brush();
@@ -265,6 +304,8 @@ impl RidgelineEditorPlugin {
         d.set("falloff", b.falloff);
         d.set("spacing", b.spacing);
         d.set("target_height", b.target_height);
+        d.set("slope_min", b.slope_min);
+        d.set("slope_max", b.slope_max);
         d
     }
 
@@ -423,13 +464,30 @@ impl RidgelineEditorPlugin {
         if let Some(d) = &mut self.dock {
             d.progress.set_visible(false);
         }
-        let text = if ok {
+        let warnings: Vec<String> = match (&self.terrain, ok) {
+            (Some(t), true) => t
+                .bind()
+                .get_warnings()
+                .as_slice()
+                .iter()
+                .map(|w| w.to_string())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let text = if !ok {
+            format!("Generation failed: {message}")
+        } else if warnings.is_empty() {
             format!("Generated ({message}).")
         } else {
-            format!("Generation failed: {message}")
+            format!(
+                "Generated ({message}), with {} warning(s): {}",
+                warnings.len(),
+                warnings.join(" · ")
+            )
         };
-        self.show_message(&text, !ok);
+        self.show_message(&text, !ok || !warnings.is_empty());
         self.refresh_status();
+        self.refresh_biomes();
     }
 }
 
@@ -450,13 +508,14 @@ impl RidgelineEditorPlugin {
     }
 
     pub(super) fn select_tool(&mut self, t: Tool) {
-        if self.stroke.is_some() {
+        if self.stroke.is_some() || self.ramp_start.is_some() {
             self.cancel_stroke();
         }
         self.tool = t;
         if t == Tool::None {
             self.ring = None;
         }
+        self.refresh_masks();
         self.refresh_tool();
     }
 
@@ -489,6 +548,8 @@ impl RidgelineEditorPlugin {
             }
         }
         self.refresh_status();
+        self.refresh_biomes();
+        self.refresh_masks();
         self.refresh_tool();
     }
 
@@ -508,8 +569,12 @@ impl RidgelineEditorPlugin {
                 Err(why) => why,
             },
         };
+        let no_source = self
+            .terrain
+            .as_ref()
+            .is_some_and(|t| t.get("asset").is_nil() && t.get("recipe").to::<GString>().is_empty());
         if let Some(d) = &mut self.dock {
-            d.set_status(&text);
+            d.set_status(&text, no_source);
         }
     }
 
@@ -526,7 +591,7 @@ impl RidgelineEditorPlugin {
     /// Cancels a live stroke and hides the cursor when the terrain stops being edited. Edits
     /// already made stay (and stay unsaved until saved).
     fn leave_terrain(&mut self) {
-        if self.stroke.is_some() {
+        if self.stroke.is_some() || self.ramp_start.is_some() {
             self.cancel_stroke();
         }
         self.ring = None;
@@ -595,7 +660,8 @@ impl RidgelineEditorPlugin {
                     ..b
                 });
             }
-            Command::Hover => {}
+            // Needs the camera: handled in `forward_3d_gui_input`.
+            Command::Hover | Command::Frame => {}
         }
     }
 }

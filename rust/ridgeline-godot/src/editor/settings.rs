@@ -1,14 +1,15 @@
 //! Brush settings remembered per project and user, in the editor's project metadata
 //! (`.godot/editor/project_metadata.cfg`, section `ridgeline`; not in version control).
 
-use super::tools::{Brush, Group};
+use super::tools::{Brush, GROUPS, Group};
 use crate::convert::variant_json;
 use godot::classes::EditorInterface;
 use godot::prelude::*;
 use std::collections::HashMap;
 
 const SECTION: &str = "ridgeline";
-const GROUPS: [Group; 4] = [Group::Sculpt, Group::Level, Group::Exclusion, Group::Holes];
+/// The key of the biome Biome paint paints.
+const BIOME_KEY: &str = "biome_paint.biome";
 
 /// The remembered brushes (defaults for groups never set).
 pub fn load_brushes() -> HashMap<Group, Brush> {
@@ -45,5 +46,59 @@ pub fn save_brush(group: Group, brush: &Brush) {
     d.set("falloff", brush.falloff);
     d.set("spacing", brush.spacing);
     d.set("target_height", brush.target_height);
+    d.set("slope_min", brush.slope_min);
+    d.set("slope_max", brush.slope_max);
     settings.set_project_metadata(SECTION, group.key(), &d.to_variant());
+}
+
+/// The remembered Biome paint biome (empty when none).
+pub fn load_biome() -> String {
+    EditorInterface::singleton()
+        .get_editor_settings()
+        .map(|s| {
+            s.get_project_metadata_ex(SECTION, BIOME_KEY)
+                .default(&"".to_variant())
+                .done()
+                .try_to::<GString>()
+                .map(|g| g.to_string())
+                .unwrap_or_default()
+        })
+        .unwrap_or_default()
+}
+
+/// Remembers the Biome paint biome.
+pub fn save_biome(name: &str) {
+    if let Some(mut settings) = EditorInterface::singleton().get_editor_settings() {
+        settings.set_project_metadata(SECTION, BIOME_KEY, &name.to_variant());
+    }
+}
+
+/// The remembered brush masks per group (`<group key>.mask`: empty for circle, `square`, or a
+/// PNG's `res://` path).
+pub fn load_masks() -> HashMap<Group, String> {
+    let mut out = HashMap::new();
+    let Some(settings) = EditorInterface::singleton().get_editor_settings() else {
+        return out;
+    };
+    for g in GROUPS {
+        let v = settings
+            .get_project_metadata_ex(SECTION, &format!("{}.mask", g.key()))
+            .default(&"".to_variant())
+            .done();
+        if let Ok(m) = v.try_to::<GString>() {
+            out.insert(g, m.to_string());
+        }
+    }
+    out
+}
+
+/// Remembers `mask` for `group`.
+pub fn save_mask(group: Group, mask: &str) {
+    if let Some(mut settings) = EditorInterface::singleton().get_editor_settings() {
+        settings.set_project_metadata(
+            SECTION,
+            &format!("{}.mask", group.key()),
+            &mask.to_variant(),
+        );
+    }
 }

@@ -2,6 +2,23 @@
 //! distance carried over between segments, so the stamps depend only on the path — not on how
 //! many mouse events described it or on the frame rate.
 
+/// Brush area (world units²) the live preview applies per frame: a fast drag's stamps beyond
+/// it wait for the next frames (the committed stroke always holds every stamp).
+pub const AREA_PER_FRAME: f64 = 65_536.0;
+/// Most stamps applied per frame, however small the brush.
+pub const MAX_STAMPS_PER_FRAME: usize = 32;
+
+/// How many stamps of a brush `size` wide (world units) the live preview applies per frame:
+/// `AREA_PER_FRAME / size²`, at least 1, at most [`MAX_STAMPS_PER_FRAME`].
+pub fn stamps_per_frame(size: f64) -> usize {
+    let n = AREA_PER_FRAME / (size * size).max(1e-9);
+    if size.is_finite() && n.is_finite() {
+        (n.floor() as usize).clamp(1, MAX_STAMPS_PER_FRAME)
+    } else {
+        1
+    }
+}
+
 /// Places stamps along a polyline as it grows.
 #[derive(Clone, Debug)]
 pub struct StampPath {
@@ -89,6 +106,15 @@ mod tests {
     fn zero_and_non_finite_segments_add_nothing() {
         let s = run(&[[1.0, 1.0], [1.0, 1.0], [f64::NAN, 0.0]], 1.0);
         assert_eq!(s, vec![[1.0, 1.0]]);
+    }
+
+    #[test]
+    fn the_per_frame_cap_scales_with_the_brush_area() {
+        assert_eq!(stamps_per_frame(128.0), 4);
+        assert_eq!(stamps_per_frame(20.0), MAX_STAMPS_PER_FRAME);
+        assert_eq!(stamps_per_frame(2000.0), 1);
+        assert_eq!(stamps_per_frame(0.0), MAX_STAMPS_PER_FRAME);
+        assert_eq!(stamps_per_frame(f64::NAN), 1);
     }
 
     #[test]

@@ -27,10 +27,18 @@ pub enum Tool {
     Hole,
     /// Fills holes again (`hole` stroke, mode `erase`).
     FillHole,
+    /// A straight ramp between two clicked points (core `ramp` stroke), one brush wide.
+    Ramp,
+    /// Protects the surface under the brush from later sculpting (core `protect` stroke: a
+    /// snapshot of the heights it covers, evaluated after every sculpt stroke).
+    Protect,
+    /// Paints one of the recipe's biomes (core `region` stroke).
+    BiomePaint,
 }
 
-/// Every tool in dock order (hotkeys `1`…`9` select them in this order after None).
-pub const TOOLS: [Tool; 10] = [
+/// Every tool in dock order (hotkeys: `1`…`9` select the second to tenth, then `0`, `P`, `B`;
+/// see [`Tool::hotkey`]).
+pub const TOOLS: [Tool; 13] = [
     Tool::None,
     Tool::Raise,
     Tool::Lower,
@@ -41,6 +49,9 @@ pub const TOOLS: [Tool; 10] = [
     Tool::Erase,
     Tool::Hole,
     Tool::FillHole,
+    Tool::Ramp,
+    Tool::Protect,
+    Tool::BiomePaint,
 ];
 
 impl Tool {
@@ -57,7 +68,38 @@ impl Tool {
             Tool::Erase => "erase",
             Tool::Hole => "hole",
             Tool::FillHole => "fill_hole",
+            Tool::Ramp => "ramp",
+            Tool::Protect => "protect",
+            Tool::BiomePaint => "biome_paint",
         }
+    }
+
+    /// The key that selects the tool over the viewport (`Esc` for None).
+    pub fn hotkey(self) -> &'static str {
+        match self {
+            Tool::None => "Esc",
+            Tool::Raise => "1",
+            Tool::Lower => "2",
+            Tool::Smooth => "3",
+            Tool::Flatten => "4",
+            Tool::SetHeight => "5",
+            Tool::Exclude => "6",
+            Tool::Erase => "7",
+            Tool::Hole => "8",
+            Tool::FillHole => "9",
+            Tool::Ramp => "0",
+            Tool::Protect => "P",
+            Tool::BiomePaint => "B",
+        }
+    }
+
+    /// The tool a hotkey (as [`Tool::hotkey`] names it; letters in either case) selects.
+    pub fn from_hotkey(key: char) -> Option<Tool> {
+        let k = key.to_ascii_uppercase();
+        TOOLS[1..]
+            .iter()
+            .copied()
+            .find(|t| t.hotkey().len() == 1 && t.hotkey().starts_with(k))
     }
 
     /// The dock button's label.
@@ -73,6 +115,9 @@ impl Tool {
             Tool::Erase => "Erase",
             Tool::Hole => "Hole",
             Tool::FillHole => "Fill hole",
+            Tool::Ramp => "Ramp",
+            Tool::Protect => "Protect",
+            Tool::BiomePaint => "Biome paint",
         }
     }
 
@@ -87,6 +132,9 @@ impl Tool {
             Tool::Exclude | Tool::Erase => Group::Exclusion,
             Tool::Flatten | Tool::SetHeight => Group::Level,
             Tool::Hole | Tool::FillHole => Group::Holes,
+            Tool::Ramp => Group::Ramp,
+            Tool::Protect => Group::Protect,
+            Tool::BiomePaint => Group::Biomes,
             _ => Group::Sculpt,
         }
     }
@@ -111,6 +159,7 @@ impl Tool {
         match self {
             Tool::None => None,
             Tool::Hole | Tool::FillHole => Some("hole"),
+            Tool::BiomePaint => Some("region"),
             t => Some(t.name()),
         }
     }
@@ -127,7 +176,24 @@ pub enum Group {
     Exclusion,
     /// Hole, fill hole.
     Holes,
+    /// Ramp.
+    Ramp,
+    /// Protect.
+    Protect,
+    /// Biome paint.
+    Biomes,
 }
+
+/// Every group (the settings load them all).
+pub const GROUPS: [Group; 7] = [
+    Group::Sculpt,
+    Group::Level,
+    Group::Exclusion,
+    Group::Holes,
+    Group::Ramp,
+    Group::Protect,
+    Group::Biomes,
+];
 
 impl Group {
     /// The key in the project metadata.
@@ -137,6 +203,9 @@ impl Group {
             Group::Level => "brush.level",
             Group::Exclusion => "brush.exclusion",
             Group::Holes => "brush.holes",
+            Group::Ramp => "brush.ramp",
+            Group::Protect => "brush.protect",
+            Group::Biomes => "brush.biomes",
         }
     }
 }
@@ -154,6 +223,11 @@ pub struct Brush {
     pub spacing: f64,
     /// Set height's target (world units, terrain-local).
     pub target_height: f64,
+    /// Slope limits (degrees): the brush acts only where the slope lies between them;
+    /// 0 and 90 (the defaults) limit nothing.
+    pub slope_min: f64,
+    /// See [`Brush::slope_min`].
+    pub slope_max: f64,
 }
 
 /// Size limits (world units).
@@ -167,6 +241,8 @@ impl Default for Brush {
             falloff: 0.5,
             spacing: 0.25,
             target_height: 0.0,
+            slope_min: 0.0,
+            slope_max: 90.0,
         }
     }
 }
@@ -184,7 +260,19 @@ impl Brush {
             falloff: fix(self.falloff, 0.0, 1.0, d.falloff),
             spacing: fix(self.spacing, 0.05, 1.0, d.spacing),
             target_height: fix(self.target_height, -1.0e6, 1.0e6, 0.0),
+            slope_min: fix(self.slope_min, 0.0, 90.0, 0.0),
+            slope_max: fix(self.slope_max, 0.0, 90.0, 90.0),
         }
+    }
+
+    /// The slope band when it limits anything (`slope_min` > 0 or `slope_max` < 90); an
+    /// inverted band is read with its ends swapped.
+    pub fn slope_band(&self) -> Option<[f64; 2]> {
+        let (lo, hi) = (
+            self.slope_min.min(self.slope_max),
+            self.slope_min.max(self.slope_max),
+        );
+        (lo > 0.0 || hi < 90.0).then_some([lo, hi])
     }
 
     /// Distance between stamps (world units).
@@ -217,6 +305,7 @@ impl Brush {
         json!({
             "size": self.size, "strength": self.strength, "falloff": self.falloff,
             "spacing": self.spacing, "target_height": self.target_height,
+            "slope_min": self.slope_min, "slope_max": self.slope_max,
         })
     }
 
@@ -230,6 +319,8 @@ impl Brush {
             falloff: get("falloff", d.falloff),
             spacing: get("spacing", d.spacing),
             target_height: get("target_height", d.target_height),
+            slope_min: get("slope_min", d.slope_min),
+            slope_max: get("slope_max", d.slope_max),
         }
         .clamped()
     }
@@ -238,18 +329,51 @@ impl Brush {
 /// Largest raise/lower per stamp at strength 1, as a share of the brush size.
 const AMOUNT_PER_SIZE: f64 = 0.05;
 
-/// The stroke JSON for `tool` with `brush` over `points` (terrain-local `[x, z]`).
-/// `target` is the height flatten and set height move toward.
-pub fn stroke_json(tool: Tool, brush: &Brush, target: f64, points: &[[f64; 2]]) -> Option<Value> {
-    let ty = tool.stroke_type()?;
-    let radius = brush.size / 2.0;
+/// What a stroke needs beyond the brush: the height flatten and set height move toward, the
+/// biome biome paint paints.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Target {
+    /// Flatten / set height: terrain-local height.
+    pub height: f64,
+    /// Biome paint: the biome's name.
+    pub biome: String,
+    /// The brush mask: empty (circle), `square`, or a greyscale PNG (`res://…`).
+    pub mask: String,
+}
+
+/// The shared part of every stroke: type, radius, strength, falloff, slope limits.
+fn brush_json(ty: &str, brush: &Brush) -> Value {
     let mut v = json!({
         "type": ty,
-        "radius": radius,
+        "radius": brush.size / 2.0,
         "strength": brush.strength,
         "falloff": brush.falloff,
-        "points": points,
     });
+    // Holes are cut per cell: slope limits do not apply to them.
+    if let (Some([lo, hi]), false) = (brush.slope_band(), ty == "hole") {
+        v["slope_min"] = json!(lo);
+        v["slope_max"] = json!(hi);
+    }
+    v
+}
+
+/// The stroke JSON for `tool` with `brush` over `points` (terrain-local `[x, z]`). `None` for
+/// tool None and for Ramp (see [`ramp_json`]).
+pub fn stroke_json(
+    tool: Tool,
+    brush: &Brush,
+    target: &Target,
+    points: &[[f64; 2]],
+) -> Option<Value> {
+    let ty = tool.stroke_type()?;
+    if tool == Tool::Ramp {
+        return None;
+    }
+    let mut v = brush_json(ty, brush);
+    v["points"] = json!(points);
+    if !target.mask.is_empty() && target.mask != "circle" {
+        v["mask"] = json!(target.mask);
+    }
     match tool {
         Tool::Raise | Tool::Lower => {
             // The strength scales the amount; the stamp weight stays 1 so a weak brush still
@@ -257,12 +381,29 @@ pub fn stroke_json(tool: Tool, brush: &Brush, target: f64, points: &[[f64; 2]]) 
             v["amount"] = json!(brush.size * AMOUNT_PER_SIZE * brush.strength.max(0.0));
             v["strength"] = json!(1.0);
         }
-        Tool::Flatten | Tool::SetHeight => v["target_height"] = json!(target),
+        Tool::Flatten | Tool::SetHeight => v["target_height"] = json!(target.height),
+        Tool::BiomePaint => v["biome"] = json!(target.biome),
         Tool::Hole => v["mode"] = json!("paint"),
         Tool::FillHole => v["mode"] = json!("erase"),
         _ => {}
     }
     Some(v)
+}
+
+/// The ramp stroke from `from` to `to` (terrain-local `[x, z, height]`), one brush wide.
+pub fn ramp_json(brush: &Brush, from: [f64; 3], to: [f64; 3]) -> Value {
+    let mut v = brush_json("ramp", brush);
+    v["from"] = json!(from);
+    v["to"] = json!(to);
+    v
+}
+
+/// A ramp's grade from `from` to `to` (`[x, z, height]`): rise over run in percent and the
+/// angle in degrees (positive uphill). `None` while both points share X and Z.
+pub fn grade(from: [f64; 3], to: [f64; 3]) -> Option<(f64, f64)> {
+    let run = ((to[0] - from[0]).powi(2) + (to[1] - from[1]).powi(2)).sqrt();
+    let rise = to[2] - from[2];
+    (run > 1e-9 && rise.is_finite()).then(|| (100.0 * rise / run, rise.atan2(run).to_degrees()))
 }
 
 /// The cursor label: tool, size, strength, and the height and slope under the cursor.
@@ -317,8 +458,12 @@ mod tests {
             falloff: -1.0,
             spacing: 0.0,
             target_height: 3.0,
+            slope_min: -4.0,
+            slope_max: 200.0,
         }
         .clamped();
+        assert_eq!((b.slope_min, b.slope_max), (0.0, 90.0));
+        assert_eq!(b.slope_band(), None);
         assert_eq!(b.size, Brush::default().size);
         assert_eq!(b.strength, 1.0);
         assert_eq!(b.falloff, 0.0);
@@ -340,6 +485,8 @@ mod tests {
             falloff: 0.75,
             spacing: 0.5,
             target_height: -4.0,
+            slope_min: 10.0,
+            slope_max: 35.0,
         };
         assert_eq!(Brush::from_json(&b.to_json()), b);
         assert_eq!(Brush::from_json(&json!({"size": "big"})), Brush::default());
@@ -349,24 +496,98 @@ mod tests {
     fn strokes_carry_their_parameters() {
         let b = Brush::default();
         let pts = [[1.0, 2.0], [3.0, 4.0]];
-        let v = stroke_json(Tool::Raise, &b, 0.0, &pts).expect("a stroke");
+        let v = stroke_json(Tool::Raise, &b, &Target::default(), &pts).expect("a stroke");
         assert_eq!(v["type"], "raise");
         assert_eq!(v["radius"], 8.0);
         assert_eq!(v["amount"], 16.0 * 0.05 * 0.5);
-        let v = stroke_json(Tool::Flatten, &b, 12.5, &pts).expect("a stroke");
+        let v = stroke_json(
+            Tool::Flatten,
+            &b,
+            &Target {
+                height: 12.5,
+                ..Target::default()
+            },
+            &pts,
+        )
+        .expect("a stroke");
         assert_eq!(v["target_height"], 12.5);
         assert_eq!(v["points"], json!([[1.0, 2.0], [3.0, 4.0]]));
-        assert!(stroke_json(Tool::None, &b, 0.0, &pts).is_none());
-        let v = stroke_json(Tool::Hole, &b, 0.0, &pts).expect("a stroke");
+        assert!(stroke_json(Tool::None, &b, &Target::default(), &pts).is_none());
+        let v = stroke_json(Tool::Hole, &b, &Target::default(), &pts).expect("a stroke");
         assert_eq!(
             (v["type"].as_str(), v["mode"].as_str()),
             (Some("hole"), Some("paint"))
         );
-        let v = stroke_json(Tool::FillHole, &b, 0.0, &pts).expect("a stroke");
+        let v = stroke_json(Tool::FillHole, &b, &Target::default(), &pts).expect("a stroke");
         assert_eq!(
             (v["type"].as_str(), v["mode"].as_str()),
             (Some("hole"), Some("erase"))
         );
         assert_eq!(Tool::Hole.group(), Group::Holes);
+        assert!(stroke_json(Tool::Ramp, &b, &Target::default(), &pts).is_none());
+        let paint = Target {
+            biome: "rock".into(),
+            ..Target::default()
+        };
+        let v = stroke_json(Tool::BiomePaint, &b, &paint, &pts).expect("a stroke");
+        assert_eq!(
+            (v["type"].as_str(), v["biome"].as_str()),
+            (Some("region"), Some("rock"))
+        );
+        let square = Target {
+            mask: "square".into(),
+            ..Target::default()
+        };
+        let v = stroke_json(Tool::Raise, &b, &square, &pts).expect("a stroke");
+        assert_eq!(v["mask"], "square");
+        let v = stroke_json(Tool::Protect, &b, &Target::default(), &pts).expect("a stroke");
+        assert!(v.get("mask").is_none(), "circle is the default");
+        assert_eq!(v["type"], "protect");
+        assert!(v.get("heights").is_none(), "the terrain takes the snapshot");
+    }
+
+    #[test]
+    fn slope_limits_reach_every_stroke_but_holes() {
+        let b = Brush {
+            slope_min: 40.0,
+            slope_max: 20.0,
+            ..Brush::default()
+        };
+        assert_eq!(b.slope_band(), Some([20.0, 40.0]));
+        let pts = [[1.0, 2.0]];
+        let v = stroke_json(Tool::Raise, &b, &Target::default(), &pts).expect("a stroke");
+        assert_eq!(
+            (v["slope_min"].as_f64(), v["slope_max"].as_f64()),
+            (Some(20.0), Some(40.0))
+        );
+        let v = stroke_json(Tool::Hole, &b, &Target::default(), &pts).expect("a stroke");
+        assert!(v.get("slope_min").is_none());
+        let v = stroke_json(Tool::Raise, &Brush::default(), &Target::default(), &pts)
+            .expect("a stroke");
+        assert!(v.get("slope_min").is_none(), "no limits by default");
+    }
+
+    #[test]
+    fn ramps_and_their_grade() {
+        let v = ramp_json(&Brush::default(), [0.0, 0.0, 10.0], [30.0, 40.0, 20.0]);
+        assert_eq!(v["type"], "ramp");
+        assert_eq!(v["from"], json!([0.0, 0.0, 10.0]));
+        assert_eq!(v["to"], json!([30.0, 40.0, 20.0]));
+        assert!(v.get("points").is_none());
+        let (pct, deg) = grade([0.0, 0.0, 10.0], [30.0, 40.0, 20.0]).expect("a grade");
+        assert!((pct - 20.0).abs() < 1e-9 && (deg - 0.2f64.atan().to_degrees()).abs() < 1e-9);
+        assert!(grade([1.0, 1.0, 0.0], [1.0, 1.0, 5.0]).is_none());
+    }
+
+    #[test]
+    fn hotkeys_name_distinct_tools() {
+        for t in &TOOLS[1..] {
+            let k = t.hotkey().chars().next().expect("a key");
+            assert_eq!(Tool::from_hotkey(k), Some(*t), "{t:?}");
+        }
+        assert_eq!(Tool::from_hotkey('p'), Some(Tool::Protect));
+        assert_eq!(Tool::from_hotkey('F'), None, "F frames the terrain");
+        let groups: std::collections::HashSet<_> = TOOLS[1..].iter().map(|t| t.group()).collect();
+        assert_eq!(groups.len(), GROUPS.len());
     }
 }

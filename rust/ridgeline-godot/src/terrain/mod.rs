@@ -323,6 +323,7 @@ impl Terrain3D {
 // `#[godot_api]` blocks in these files expand to, and `macro_rules!` are only visible after their
 // definition.
 mod asset_sync;
+mod bounds;
 mod change_signal;
 mod draft_generation;
 mod edit_session;
