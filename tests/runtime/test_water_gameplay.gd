@@ -103,6 +103,25 @@ func test_no_force_for_dry_frozen_or_disabled_bodies() -> void:
 	terrain.queue_free()
 
 
+func test_a_moved_component_floats_its_new_body_and_a_disabled_body_gets_nothing() -> void:
+	var terrain := _lakes()
+	var first := _box(Vector3(20, -1, 20))
+	var second := _box(Vector3(44, -1, 44))
+	var b := _float(first)
+	await _simulate(0.3)
+	assert_true(b.submerged > 0.0, "floats the first body")
+	b.reparent(second)
+	await _simulate(1.0)
+	assert_true(first.linear_velocity.y < -2.0, "the old body sinks once the component left: %s" % first.linear_velocity)
+	assert_true(second.global_position.y > -1.0, "the new body floats up: %s" % second.global_position)
+	second.process_mode = Node.PROCESS_MODE_DISABLED
+	b.process_mode = Node.PROCESS_MODE_ALWAYS
+	b.submerged = 0.0
+	await _simulate(0.3)
+	assert_eq(b.submerged, 0.0, "a body that cannot process gets no force")
+	terrain.queue_free()
+
+
 func test_swimming_moves_along_the_direction_and_stops_at_max_flow() -> void:
 	var terrain := _lakes()
 	var swimmer := _box(Vector3(24, 0.0, 32), 70.0)

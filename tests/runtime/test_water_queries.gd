@@ -37,6 +37,57 @@ func test_sample_reports_the_column() -> void:
 	assert_true(TerrainWater.sample(Vector3(32, -1, 32), "lakes") != null, "terrain filter includes")
 
 
+func test_sample_into_and_depth_at_answer_like_sample() -> void:
+	var terrain := _lakes("lakes")
+	var into := WaterSample.new()
+	var points := [Vector3(32, -1, 32), Vector3(30.3, 0.5, 27.9), Vector3(96, -1, 32), Vector3(32, -6, 32)]
+	for p in points:
+		var s: WaterSample = TerrainWater.sample(p)
+		assert_true(TerrainWater.sample_into(p, into), "wet at %s" % p)
+		assert_eq([into.terrain_id, into.body_id, into.kind, into.surface, into.normal, into.depth, into.column_up, into.flow_velocity, into.underwater],
+			[s.terrain_id, s.body_id, s.kind, s.surface, s.normal, s.depth, s.column_up, s.flow_velocity, s.underwater], "sample_into fills what sample returns at %s" % p)
+		assert_eq(TerrainWater.depth_at(p), s.depth, "depth_at at %s" % p)
+	assert_false(TerrainWater.sample_into(Vector3(64, 0, 32), into), "dry plateau")
+	assert_eq(into.body_id, "west", "a dry query leaves the sample unchanged")
+	assert_eq(TerrainWater.depth_at(Vector3(64, 0, 32)), 0.0, "dry: depth 0")
+	assert_false(TerrainWater.sample_into(Vector3(32, -1, 32), into, "other"), "terrain filter excludes")
+	assert_true(TerrainWater.sample_into(Vector3(32, -1, 32), into, "lakes"), "terrain filter includes")
+	assert_eq(TerrainWater.depth_at(Vector3(32, -1, 32), "other"), 0.0, "depth_at filter excludes")
+
+
+func test_hidden_and_renamed_terrains_are_seen_at_once() -> void:
+	var holder := Node3D.new()
+	add_child(holder)
+	var terrain := Terrain3D.new()
+	terrain.name = "First"
+	terrain.asset = load("res://fixtures/lakes.terrain.json")
+	holder.add_child(terrain)
+	terrain.wait_for_generation()
+	var p := Vector3(32, -1, 32)
+	var s: WaterSample = TerrainWater.sample(p)
+	assert_eq(s.terrain_id, str(terrain.get_path()), "placement id is the node path")
+	terrain.name = "Renamed"
+	assert_eq(TerrainWater.sample(p).terrain_id, str(terrain.get_path()), "the path after a rename")
+	holder.name = "Holder2"
+	assert_eq(TerrainWater.sample(p).terrain_id, str(terrain.get_path()), "the path after a parent's rename")
+	terrain.terrain_id = "named"
+	assert_eq(TerrainWater.sample(p).terrain_id, "named", "terrain_id wins")
+	terrain.visible = false
+	assert_true(TerrainWater.sample(p) == null, "a hidden terrain has no water")
+	terrain.visible = true
+	holder.visible = false
+	assert_true(TerrainWater.sample(p) == null, "a terrain under a hidden parent has no water")
+	assert_eq(TerrainWater.depth_at(p), 0.0, "depth_at skips it too")
+	holder.visible = true
+	assert_true(TerrainWater.sample(p) != null, "shown again")
+	holder.remove_child(terrain)
+	assert_true(TerrainWater.sample(p) == null, "out of the tree")
+	add_child(terrain)
+	assert_eq(TerrainWater.sample(p).terrain_id, "named", "back in the tree")
+	terrain.queue_free()
+	holder.queue_free()
+
+
 func test_samples_follow_moved_scaled_and_flipped_placements() -> void:
 	var terrain := _lakes()
 	terrain.transform = Transform3D(Basis(Vector3.UP, deg_to_rad(30.0)).scaled(Vector3(2, 1.5, 2)), Vector3(100, -5, 40))

@@ -108,13 +108,20 @@ impl<T> DerefMut for MutGuardBlocking<'_, T> {
 
 impl<T> Drop for MutGuardBlocking<'_, T> {
     fn drop(&mut self) {
-        let _tracker_guard = self.state.lock().unwrap();
+        let tracker_guard = self.state.lock().unwrap();
 
         // SAFETY: guard is dropped exactly once, here, while state is guarded by `_tracker_guard` preventing access from any other thread.
         unsafe { ManuallyDrop::drop(&mut self.inner) };
 
-        self.mut_condition.notify_one();
-        self.immut_condition.notify_all();
+        // Ridgeline patch: notify only when somebody waits (as `RefGuardBlocking::drop`;
+        // waiters register under the mutex held here, so no wake-up is lost).
+        if tracker_guard.mut_waiters > 0 {
+            self.mut_condition.notify_one();
+        }
+        if tracker_guard.immut_waiters > 0 {
+            self.immut_condition.notify_all();
+        }
+        drop(tracker_guard);
     }
 }
 

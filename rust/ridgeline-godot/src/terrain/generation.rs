@@ -238,7 +238,6 @@ impl Terrain3D {
                 } else {
                     format!("{origin}; water warnings: {}", water_warnings.join("; "))
                 };
-                self.register_view();
                 self.session_lost = None;
                 self.last_error.clear();
                 if self.base().is_inside_tree() {

@@ -1,7 +1,7 @@
 //! `Terrain3D`'s engine callbacks: construction, entering and leaving the tree and the world,
 //! transform and visibility changes, polling the generation job.
 
-use super::query_view::{self, QueryView};
+use super::query_view::QueryView;
 use super::{Terrain3D, registry};
 use crate::render::chunk_data::ChunkData;
 use crate::render::chunks::{ChunkResources, Placement};
@@ -70,11 +70,13 @@ impl INode3D for Terrain3D {
                 // Local transform changes must reach the transform cache synchronously.
                 self.base_mut().set_notify_local_transform(true);
                 self.view.xform.reconsider(&self.base());
-                self.register_view();
-                registry::register(self.to_gd());
+                self.view.forget_placement_id();
+                self.view.set_visible(self.base().is_visible_in_tree());
+                registry::register(self.to_gd(), &self.view);
             }
             Node3DNotification::EXIT_TREE => {
                 self.view.xform.reconsider(&self.base());
+                self.view.forget_placement_id();
                 registry::unregister(self.base().instance_id());
             }
             Node3DNotification::ENTER_WORLD => self.rebuild_resources(),
@@ -90,21 +92,16 @@ impl INode3D for Terrain3D {
             }
             Node3DNotification::VISIBILITY_CHANGED => {
                 let v = self.base().is_visible_in_tree();
+                self.view.set_visible(v);
                 self.chunks.set_visible(v);
             }
+            Node3DNotification::PATH_RENAMED => self.view.forget_placement_id(),
             _ => {}
         }
     }
 }
 
 impl Terrain3D {
-    /// Makes the query view reachable for this node's queries (on the main thread).
-    pub(super) fn register_view(&self) {
-        if godot::init::is_main_thread() {
-            query_view::register(self.base().instance_id(), &self.view);
-        }
-    }
-
     fn placement(&self) -> Option<Placement> {
         let world = self.base().get_world_3d()?;
         Some(Placement {

@@ -2,15 +2,14 @@
 //!
 //! The node is the only writer; the hot queries (`get_height`, `get_normal`, `get_heights`,
 //! `raycast`, `raycast_batch`, `get_biome`, `get_exclusion`) read the view through `&self`, and
-//! the water queries reach it without binding the node through a main-thread registry keyed by
-//! instance id. The view is single-threaded (`Rc`, `RefCell`): queries from other threads are
+//! the water queries reach it without binding the node through the live-terrain registry
+//! ([`super::registry`], main thread). The view is single-threaded (`Rc`, `RefCell`): queries from other threads are
 //! refused with an error (see [`on_main_thread`]).
 
 use super::job::Prepared;
 use super::transform_cache::TransformCache;
 use godot::prelude::*;
-use std::cell::{Ref, RefCell, RefMut};
-use std::rc::{Rc, Weak};
+use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::sync::Arc;
 
 /// The surface and placement a terrain's queries read.
@@ -20,6 +19,11 @@ pub struct QueryView {
     /// The placement id water queries match (see [`super::Terrain3D::placement_id`]); empty
     /// uses the node path.
     terrain_id: RefCell<GString>,
+    /// The placement id as last computed (cleared when the id or the node's path may change).
+    placement_id: RefCell<Option<GString>>,
+    /// Whether the node is visible in the tree, kept by its visibility notifications (the
+    /// water queries skip hidden terrains without asking the engine).
+    visible: Cell<bool>,
     /// The node's global transform, cached while provably current.
     pub xform: TransformCache,
 }
@@ -49,35 +53,33 @@ impl QueryView {
     /// Records the node's terrain id.
     pub fn set_terrain_id(&self, id: GString) {
         *self.terrain_id.borrow_mut() = id;
+        self.forget_placement_id();
     }
-}
 
-thread_local! {
-    /// Views of the terrains registered on this (the main) thread. Weak: a freed terrain's
-    /// entry stops answering and is pruned at the next registration.
-    static VIEWS: RefCell<Vec<(InstanceId, Weak<QueryView>)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Makes `view` reachable from queries on `id` (idempotent).
-pub fn register(id: InstanceId, view: &Rc<QueryView>) {
-    VIEWS.with(|v| {
-        let mut v = v.borrow_mut();
-        v.retain(|(_, w)| w.strong_count() > 0);
-        if !v.iter().any(|(i, _)| *i == id) {
-            v.push((id, Rc::downgrade(view)));
+    /// The cached placement id, or `compute()`'s (then cached).
+    pub fn placement_id(&self, compute: impl FnOnce() -> GString) -> GString {
+        if let Some(id) = self.placement_id.borrow().as_ref() {
+            return id.clone();
         }
-    });
-}
+        let id = compute();
+        *self.placement_id.borrow_mut() = Some(id.clone());
+        id
+    }
 
-/// The view of the terrain `id`; `None` when the terrain is unknown on this thread (queries are
-/// answered on the main thread) or gone.
-pub fn view_of(id: InstanceId) -> Option<Rc<QueryView>> {
-    VIEWS.with(|v| {
-        v.borrow()
-            .iter()
-            .find(|(i, _)| *i == id)
-            .and_then(|(_, view)| view.upgrade())
-    })
+    /// Forgets the cached placement id (the node entered the tree, or its path changed).
+    pub fn forget_placement_id(&self) {
+        *self.placement_id.borrow_mut() = None;
+    }
+
+    /// Whether the node was visible in the tree at its last visibility notification.
+    pub fn visible(&self) -> bool {
+        self.visible.get()
+    }
+
+    /// Records the node's visibility in the tree.
+    pub fn set_visible(&self, visible: bool) {
+        self.visible.set(visible);
+    }
 }
 
 /// Whether the caller runs on Godot's main thread (cached per thread). Queries check it before

@@ -6,10 +6,10 @@ use super::Terrain3D;
 use super::edit_session::lock;
 use super::job::Prepared;
 use super::queries::surface_of;
-use super::query_view::{QueryView, view_of};
+use super::query_view::QueryView;
 use crate::convert::panic_guard::or_report;
 use godot::prelude::*;
-use ridgeline_core::hydrology::water::WaterSample as CoreWaterSample;
+use ridgeline_core::hydrology::water::WaterPoint;
 use std::rc::Rc;
 
 /// The water column at a point of a terrain, in the terrain's local frame, with the placement
@@ -19,31 +19,45 @@ pub struct WaterColumn {
     pub to_world: Transform3D,
     /// The queried point, terrain-local.
     pub local: Vector3,
-    /// The core's answer (surface, depth, normal, flow, body).
-    pub sample: CoreWaterSample,
+    /// The core's answer (surface, depth, normal, flow, body index; the body's id is
+    /// [`TerrainHandle::body_id`]).
+    pub sample: WaterPoint,
 }
 
-/// A terrain seen from the water queries: read without binding the node.
+/// A live terrain seen from the water queries: read without binding the node (the live-terrain
+/// registry holds one per terrain in the tree).
 pub struct TerrainHandle {
     node: Gd<Terrain3D>,
     view: Rc<QueryView>,
 }
 
 impl TerrainHandle {
-    /// The handle of a live terrain (`None` off the main thread).
-    pub fn of(node: Gd<Terrain3D>) -> Option<Self> {
-        let view = view_of(node.instance_id_unchecked())?;
-        Some(Self { node, view })
+    /// The handle of a terrain with its query view.
+    pub(super) fn new(node: Gd<Terrain3D>, view: Rc<QueryView>) -> Self {
+        Self { node, view }
     }
 
-    /// The id water queries match: [member Terrain3D.terrain_id], or the node path when empty.
+    /// The terrain's instance id.
+    pub(super) fn instance_id(&self) -> InstanceId {
+        self.node.instance_id_unchecked()
+    }
+
+    /// Whether the terrain is visible in the tree (as its notifications last reported).
+    pub(super) fn visible(&self) -> bool {
+        self.view.visible()
+    }
+
+    /// The id water queries match: [member Terrain3D.terrain_id], or the node path when empty
+    /// (cached until the id or the path changes).
     pub fn placement_id(&self) -> GString {
-        let id = self.view.terrain_id();
-        if id.is_empty() {
-            GString::from(self.node.get_path().to_string().as_str())
-        } else {
-            id
-        }
+        self.view.placement_id(|| {
+            let id = self.view.terrain_id();
+            if id.is_empty() {
+                GString::from(self.node.get_path().to_string().as_str())
+            } else {
+                id
+            }
+        })
     }
 
     /// Key identifying this placement in tracker identities.
@@ -56,7 +70,7 @@ impl TerrainHandle {
         surface_of(&self.view, &self.node, None, |p, xf| {
             let local = xf.to_local * world;
             let sample = or_report("TerrainWater.sample", None, || {
-                p.water.sample(&p.field, local.x, local.z)
+                p.water.point(&p.field, local.x, local.z)
             })?;
             Some(WaterColumn {
                 to_world: xf.to_world,
@@ -64,6 +78,14 @@ impl TerrainHandle {
                 sample,
             })
         })
+    }
+
+    /// `f` of the stable id of body `index` ([`WaterPoint::body`]) of the current water;
+    /// `None` when there is no such body.
+    pub fn with_body_id<R>(&self, index: usize, f: impl FnOnce(&str) -> R) -> Option<R> {
+        let prepared = self.view.try_prepared()?;
+        let body = prepared.as_ref()?.water.bodies.get(index)?;
+        Some(f(&body.id))
     }
 }
 

@@ -1,7 +1,8 @@
 //! `TerrainBuoyancy`: floats its parent RigidBody3D on terrain water.
 
 use super::column::{WorldColumn, column_at};
-use godot::classes::{INode, Node, RigidBody3D};
+use super::parent_body::ParentBody;
+use godot::classes::{INode, Node};
 use godot::prelude::*;
 
 /// Floats its parent [RigidBody3D] on terrain water: add it as a child of the body.
@@ -62,6 +63,7 @@ pub struct TerrainBuoyancy {
     /// Submerged fraction 0..1 of the segment at the last physics step (0 when dry).
     #[var]
     submerged: f32,
+    body: ParentBody,
     base: Base<Node>,
 }
 
@@ -72,14 +74,15 @@ impl INode for TerrainBuoyancy {
         if !self.enabled {
             return;
         }
-        let Some(mut body) = dynamic_parent(&self.base()) else {
+        let Some(mut body) = self.body.dynamic() else {
             return;
         };
         let position = body.get_global_position();
-        let Some((_, column)) = column_at(position, &self.terrain_id) else {
+        let Some(c) = column_at(position, &self.terrain_id, |_, column| {
+            WorldColumn::of(&column)
+        }) else {
             return;
         };
-        let c = WorldColumn::of(&column);
         let f = self.submerged_fraction(&c);
         if f <= 0.0 {
             return;
@@ -95,6 +98,15 @@ impl INode for TerrainBuoyancy {
             let h = self.half_height;
             body.apply_torque(-spin * (mass * h * h * self.angular_drag * f));
         }
+    }
+
+    fn enter_tree(&mut self) {
+        let parent = self.base().get_parent();
+        self.body.enter(parent);
+    }
+
+    fn exit_tree(&mut self) {
+        self.body.exit();
     }
 }
 
@@ -118,13 +130,4 @@ impl TerrainBuoyancy {
         let below = (h - c.height_above_surface).clamp(0.0, 2.0 * h);
         below / (2.0 * h)
     }
-}
-
-/// The parent when it is a dynamic, processing [RigidBody3D] (not frozen).
-pub(super) fn dynamic_parent(node: &Gd<Node>) -> Option<Gd<RigidBody3D>> {
-    let body = node.get_parent()?.try_cast::<RigidBody3D>().ok()?;
-    if body.is_freeze_enabled() || !body.is_inside_tree() || !body.can_process() {
-        return None;
-    }
-    Some(body)
 }

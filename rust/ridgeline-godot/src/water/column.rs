@@ -1,7 +1,7 @@
 //! `WorldColumn`: a water column in world space, without allocating a [`super::sample::WaterSample`]
 //! object; what buoyancy, swimming and the sensor read each physics step.
 
-use crate::terrain::registry::live_terrains;
+use crate::terrain::registry::find_live;
 use crate::terrain::{TerrainHandle, WaterColumn};
 use godot::prelude::*;
 
@@ -43,15 +43,19 @@ impl WorldColumn {
 }
 
 /// The first wet column at world `position` among the live terrains whose placement id is
-/// `filter` (empty: every terrain), with its terrain.
-pub fn column_at(position: Vector3, filter: &GString) -> Option<(TerrainHandle, WaterColumn)> {
-    for t in live_terrains().into_iter().filter_map(TerrainHandle::of) {
+/// `filter` (empty: every terrain), with its terrain. Allocates nothing and, for a terrain whose
+/// transform is cached, makes no engine call.
+pub fn column_at<R>(
+    position: Vector3,
+    filter: &GString,
+    f: impl FnOnce(&TerrainHandle, WaterColumn) -> R,
+) -> Option<R> {
+    let mut f = Some(f);
+    find_live(|t| {
         if !filter.is_empty() && t.placement_id() != *filter {
-            continue;
+            return None;
         }
-        if let Some(column) = t.water_column(position) {
-            return Some((t, column));
-        }
-    }
-    None
+        let column = t.water_column(position)?;
+        f.take().map(|f| f(t, column))
+    })
 }

@@ -7,6 +7,7 @@
 pub mod buoyancy;
 pub mod column;
 pub mod event;
+pub mod parent_body;
 pub mod sample;
 pub mod sensor;
 pub mod swimming;

@@ -95,33 +95,42 @@ impl WaterSample {
 
 /// Builds a sample in world space from a terrain's water column.
 pub fn make_sample(terrain: &TerrainHandle, column: &WaterColumn) -> Gd<WaterSample> {
-    let WaterColumn {
-        to_world: xf,
-        local,
-        sample: s,
-    } = column;
-    let up_world = xf.basis * Vector3::UP;
-    let scale_up = up_world.length();
-    let surface_local = Vector3::new(local.x, s.surface, local.z);
-    let bed = s.surface - s.depth;
-    let n = Vector3::new(s.normal[0], s.normal[1], s.normal[2]);
     let mut out = WaterSample::new_gd();
-    {
-        let mut b = out.bind_mut();
-        b.terrain_id = terrain.placement_id();
-        b.body_id = GString::from(s.body_id.as_str());
-        b.kind = s.kind.into();
-        b.surface = *xf * surface_local;
-        b.normal = normal_to_world(xf, n).unwrap_or(Vector3::ZERO);
-        b.depth = s.depth * scale_up;
-        b.column_up = if scale_up > 0.0 {
+    out.bind_mut().fill(terrain, column);
+    out
+}
+
+impl WaterSample {
+    /// Sets every member from a terrain's water column (world space).
+    pub fn fill(&mut self, terrain: &TerrainHandle, column: &WaterColumn) {
+        let WaterColumn {
+            to_world: xf,
+            local,
+            sample: s,
+        } = column;
+        let up_world = xf.basis * Vector3::UP;
+        let scale_up = up_world.length();
+        let surface_local = Vector3::new(local.x, s.surface, local.z);
+        let bed = s.surface - s.depth;
+        let n = Vector3::new(s.normal[0], s.normal[1], s.normal[2]);
+        self.terrain_id = terrain.placement_id();
+        let key = terrain.instance_key();
+        terrain.with_body_id(s.body, |id| {
+            self.body_id = GString::from(id);
+            if self.identity.0 != key || self.identity.1 != id {
+                self.identity = (key, id.to_owned());
+            }
+        });
+        self.kind = s.kind.into();
+        self.surface = *xf * surface_local;
+        self.normal = normal_to_world(xf, n).unwrap_or(Vector3::ZERO);
+        self.depth = s.depth * scale_up;
+        self.column_up = if scale_up > 0.0 {
             up_world / scale_up
         } else {
             Vector3::UP
         };
-        b.flow_velocity = xf.basis * Vector3::new(s.flow[0], 0.0, s.flow[1]);
-        b.underwater = local.y >= bed && local.y < s.surface;
-        b.identity = (terrain.instance_key(), s.body_id.clone());
+        self.flow_velocity = xf.basis * Vector3::new(s.flow[0], 0.0, s.flow[1]);
+        self.underwater = local.y >= bed && local.y < s.surface;
     }
-    out
 }

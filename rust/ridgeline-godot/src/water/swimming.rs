@@ -1,7 +1,7 @@
 //! `TerrainSwimming`: swims its parent RigidBody3D through terrain water.
 
-use super::buoyancy::dynamic_parent;
 use super::column::{WorldColumn, column_at};
+use super::parent_body::ParentBody;
 use godot::classes::{INode, Node};
 use godot::prelude::*;
 
@@ -59,6 +59,7 @@ pub struct TerrainSwimming {
     /// True when the last physics step applied a swimming force.
     #[var]
     swimming: bool,
+    body: ParentBody,
     base: Base<Node>,
 }
 
@@ -69,13 +70,14 @@ impl INode for TerrainSwimming {
         if !self.enabled || self.direction == Vector3::ZERO || self.speed <= 0.0 {
             return;
         }
-        let Some(mut body) = dynamic_parent(&self.base()) else {
+        let Some(mut body) = self.body.dynamic() else {
             return;
         };
-        let Some((_, column)) = column_at(body.get_global_position(), &self.terrain_id) else {
+        let Some(c) = column_at(body.get_global_position(), &self.terrain_id, |_, column| {
+            WorldColumn::of(&column)
+        }) else {
             return;
         };
-        let c = WorldColumn::of(&column);
         if c.depth < self.min_depth
             || c.flow.length() > self.max_flow
             || c.height_above_surface > SURFACE_REACH
@@ -93,5 +95,14 @@ impl INode for TerrainSwimming {
         let mass = body.get_mass();
         body.apply_central_force(dv * (mass * self.response));
         self.swimming = true;
+    }
+
+    fn enter_tree(&mut self) {
+        let parent = self.base().get_parent();
+        self.body.enter(parent);
+    }
+
+    fn exit_tree(&mut self) {
+        self.body.exit();
     }
 }

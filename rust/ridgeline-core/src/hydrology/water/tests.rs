@@ -153,7 +153,7 @@ fn refresh_follows_changed_ground_without_new_definitions() {
 }
 
 #[test]
-fn depth_at_is_the_sampled_depth_everywhere_and_zero_when_dry() {
+fn depth_at_and_point_match_sample_everywhere_and_are_dry_when_it_is() {
     let n = 33;
     let g = grid(n);
     let f = field(n, |x, z| x * 0.5 + (z * 0.7).sin());
@@ -173,13 +173,34 @@ fn depth_at_is_the_sampled_depth_everywhere_and_zero_when_dry() {
         for j in 0..=40 {
             let (x, z) = (i as f32 * 0.165 - 0.5, j as f32 * 0.81 - 0.5);
             let d = set.depth_at(&hf, x, z);
+            let p = set.point(&hf, x, z);
             match set.sample(&hf, x, z) {
                 Some(s) => {
                     assert_eq!(d.to_bits(), s.depth.to_bits(), "at ({x}, {z})");
+                    let p = p.expect("point() is wet where sample() is");
+                    assert_eq!(set.bodies[p.body].id, s.body_id, "at ({x}, {z})");
+                    assert_eq!(
+                        (
+                            p.kind,
+                            p.surface.to_bits(),
+                            p.depth.to_bits(),
+                            p.normal,
+                            p.flow
+                        ),
+                        (
+                            s.kind,
+                            s.surface.to_bits(),
+                            s.depth.to_bits(),
+                            s.normal,
+                            s.flow
+                        ),
+                        "point() and sample() agree at ({x}, {z})"
+                    );
                     wet += 1;
                 }
                 None => {
                     assert_eq!(d, 0.0, "dry or outside at ({x}, {z})");
+                    assert_eq!(p, None, "point() dry where sample() is at ({x}, {z})");
                     dry += 1;
                 }
             }
