@@ -156,20 +156,25 @@ fn bad_rules_are_located() {
     assert!(e.contains("rules[3].slope"), "{e}");
 }
 
-#[test]
-fn sculpting_and_painting_reclassify_like_a_full_pass() {
-    let r = recipe(r#", "edits": [{"type": "raise", "center": [5, 5], "radius": 3, "amount": 1}]"#);
+/// The generated base of `r` (a recipe with strokes), the finished terrain and its edit session.
+fn sculpting(r: &Recipe) -> (PreparedTerrain, PreparedTerrain, EditSession) {
     let never = AtomicBool::new(false);
     let base = prepare_base(
-        &r,
+        r,
         Quality::Final,
         &mut GraphCache::default(),
         &|_, _| {},
         &never,
     )
     .unwrap();
-    let (first, session) = finish(&r, base.clone(), None).unwrap();
-    let mut s = session.unwrap();
+    let (first, session) = finish(r, base.clone(), None).unwrap();
+    (base, first, session.unwrap())
+}
+
+#[test]
+fn sculpting_and_painting_reclassify_like_a_full_pass() {
+    let r = recipe(r#", "edits": [{"type": "raise", "center": [5, 5], "radius": 3, "amount": 1}]"#);
+    let (base, first, mut s) = sculpting(&r);
     assert_eq!(s.surface().unwrap(), &first.surface);
     let strokes = [
         json!({"type": "raise", "center": [30, 30], "radius": 9, "amount": 12}),
@@ -350,17 +355,7 @@ fn erosion_change_exposes_rock_in_cuts_and_lays_sediment_in_deposits() {
         true,
         r#", "edits": [{"type": "raise", "center": [5, 5], "radius": 3, "amount": 1}]"#,
     );
-    let never = AtomicBool::new(false);
-    let base = prepare_base(
-        &r,
-        Quality::Final,
-        &mut GraphCache::default(),
-        &|_, _| {},
-        &never,
-    )
-    .unwrap();
-    let (_, session) = finish(&r, base.clone(), None).unwrap();
-    let mut s = session.unwrap();
+    let (base, _, mut s) = sculpting(&r);
     s.apply_stroke(&json!({"type": "raise", "center": [30, 30], "radius": 9, "amount": 6}))
         .unwrap();
     let full = finish(s.recipe(), base, None).unwrap().0;
