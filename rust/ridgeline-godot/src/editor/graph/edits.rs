@@ -40,22 +40,7 @@ impl RidgelineEditorPlugin {
         label: &str,
         edit: impl FnOnce(&mut Draft) -> ridgeline_core::Result<()>,
     ) {
-        let me = self.to_gd().upcast::<Object>();
-        let Some(w) = &mut self.graph else { return };
-        let mut next = w.draft.clone();
-        match edit(&mut next) {
-            Ok(()) if next == w.draft => {}
-            Ok(()) => {
-                let before = std::mem::replace(&mut w.draft, next);
-                w.coalesce = None;
-                w.record(label, before);
-                w.refresh(&me);
-                w.show(&format!("{label}."), false);
-            }
-            Err(e) => {
-                w.show(&format!("Refused: {e}"), true);
-            }
-        }
+        self.apply_graph_edit(label, edit, After::Refresh);
     }
 
     /// Like [`Self::graph_edit`], with the canvas refreshed after the handler returns (the
@@ -65,16 +50,54 @@ impl RidgelineEditorPlugin {
         label: &str,
         edit: impl FnOnce(&mut Draft) -> ridgeline_core::Result<()>,
     ) {
+        self.apply_graph_edit(label, edit, After::RefreshDeferred);
+    }
+
+    /// An edit from a value control of card `id`: the card already shows it (not rebuilt);
+    /// consecutive edits of the same value are one undo step.
+    pub(super) fn graph_value_edit(
+        &mut self,
+        label: &str,
+        id: &str,
+        edit: impl FnOnce(&mut Draft) -> ridgeline_core::Result<()>,
+    ) {
+        self.apply_graph_edit(label, edit, After::Value(id));
+    }
+
+    /// The one place a draft edit is tried, recorded and shown.
+    fn apply_graph_edit(
+        &mut self,
+        label: &str,
+        edit: impl FnOnce(&mut Draft) -> ridgeline_core::Result<()>,
+        after: After,
+    ) {
+        let me = self.to_gd().upcast::<Object>();
         let Some(w) = &mut self.graph else { return };
         let mut next = w.draft.clone();
         match edit(&mut next) {
             Ok(()) if next == w.draft => {}
             Ok(()) => {
                 let before = std::mem::replace(&mut w.draft, next);
-                w.coalesce = None;
-                w.record(label, before);
-                w.show(&format!("{label}."), false);
-                self.to_gd().call_deferred("_graph_refresh", &[]);
+                match after {
+                    After::Value(id) => {
+                        // Recorded before the label is remembered: the next edit of the same
+                        // value merges into this step.
+                        w.record(label, before);
+                        w.coalesce = Some(label.to_string());
+                        w.mark_shown(id);
+                        w.refresh_problems();
+                    }
+                    After::Refresh | After::RefreshDeferred => {
+                        w.coalesce = None;
+                        w.record(label, before);
+                        w.show(&format!("{label}."), false);
+                        if matches!(after, After::Refresh) {
+                            w.refresh(&me);
+                        } else {
+                            self.to_gd().call_deferred("_graph_refresh", &[]);
+                        }
+                    }
+                }
             }
             Err(e) => w.show(&format!("Refused: {e}"), true),
         }
@@ -103,4 +126,14 @@ impl RidgelineEditorPlugin {
             }
         }
     }
+}
+
+/// What follows an accepted draft edit.
+enum After<'a> {
+    /// Rebuild the canvas now.
+    Refresh,
+    /// Rebuild the canvas after the handler returns.
+    RefreshDeferred,
+    /// A value control of this card changed: keep the card, merge repeats.
+    Value(&'a str),
 }

@@ -5,7 +5,6 @@
 use super::params;
 use crate::editor::plugin::RidgelineEditorPlugin;
 use godot::prelude::*;
-use ridgeline_core::graph::draft::Draft;
 use serde_json::Value;
 
 #[godot_api(secondary)]
@@ -110,29 +109,6 @@ impl RidgelineEditorPlugin {
 }
 
 impl RidgelineEditorPlugin {
-    /// An edit from a value control: the card already shows it (not rebuilt); consecutive
-    /// edits of the same value are one undo step.
-    pub(super) fn graph_value_edit(
-        &mut self,
-        label: &str,
-        id: &str,
-        edit: impl FnOnce(&mut Draft) -> ridgeline_core::Result<()>,
-    ) {
-        let Some(w) = &mut self.graph else { return };
-        let mut next = w.draft.clone();
-        match edit(&mut next) {
-            Ok(()) if next == w.draft => {}
-            Ok(()) => {
-                let before = std::mem::replace(&mut w.draft, next);
-                w.record(label, before);
-                w.coalesce = Some(label.to_string());
-                w.mark_shown(id);
-                w.refresh_problems();
-            }
-            Err(e) => w.show(&format!("Refused: {e}"), true),
-        }
-    }
-
     pub(super) fn graph_param_spec(&self, id: &str, name: &str) -> Option<Value> {
         let w = self.graph.as_ref()?;
         let n = w.draft.node(id)?;
