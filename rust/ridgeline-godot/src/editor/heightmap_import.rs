@@ -325,3 +325,72 @@ impl RidgelineEditorPlugin {
         Ok(())
     }
 }
+
+#[godot_api(secondary)]
+impl RidgelineEditorPlugin {
+    /// Imports a heightmap file (`res://…`: 16/8-bit PNG, R16, R32 or seed-002 terrain JSON) into
+    /// the edited terrain, as **Import heightmap…** in the dock does: writes a new terrain asset
+    /// `asset_path` (`res://…/<name>.terrain.json`; empty = beside the file, named after it)
+    /// whose graph reads the file, and assigns it to the terrain as one undo step. `options`:
+    /// `size` (Vector2, metres; default the file's extent or one metre per pixel),
+    /// `height_range` (Vector2: heights of the smallest and largest sample value, PNG and R16;
+    /// default the range the file embeds, else 0..100) and `raw_size` (Vector2i samples, raw
+    /// files that are not square). Returns false, with the reason in [method get_message], when
+    /// no terrain is selected, the file is missing, corrupt or outside the project, an option is
+    /// invalid or the asset exists — then nothing is written or changed.
+    #[func]
+    pub fn import_heightmap(
+        &mut self,
+        file: GString,
+        asset_path: GString,
+        options: VarDictionary,
+    ) -> bool {
+        let file = file.to_string();
+        let asset = match asset_path.to_string() {
+            a if a.is_empty() => super::heightmap_import::default_asset_path(&file),
+            a => a,
+        };
+        let result = crate::convert::panic_guard::catch(|| {
+            let plan = super::heightmap_import::plan(&file, &asset, &options)?;
+            self.import_planned(&file, &asset, &plan)
+        });
+        match result.unwrap_or_else(|e| Err(format!("import_heightmap: {e}"))) {
+            Ok(()) => true,
+            Err(e) => {
+                self.show_message(&format!("Import failed, nothing changed: {e}"), true);
+                false
+            }
+        }
+    }
+
+    /// Dock: **Import heightmap…** was pressed.
+    #[func]
+    fn _on_import_pressed(&mut self) {
+        if let Some(d) = &mut self.import {
+            d.pick_file();
+        }
+    }
+
+    /// The import file dialog picked `path`: prefill the options dialog from the file.
+    #[func]
+    fn _on_import_file_selected(&mut self, path: GString) {
+        let file = path.to_string();
+        let asset = super::heightmap_import::default_asset_path(&file);
+        match super::heightmap_import::plan(&file, &asset, &VarDictionary::new()) {
+            Ok(plan) => {
+                if let Some(d) = &mut self.import {
+                    d.show_options(&file, &plan, &asset);
+                }
+            }
+            Err(e) => self.show_message(&format!("Cannot import: {e}"), true),
+        }
+    }
+
+    /// The import options dialog was confirmed.
+    #[func]
+    fn _on_import_confirmed(&mut self) {
+        if let Some((file, asset, options)) = self.import.as_ref().map(|d| d.chosen()) {
+            self.import_heightmap(file.as_str().into(), asset.as_str().into(), options);
+        }
+    }
+}

@@ -1,8 +1,9 @@
 //! The editor side of the addon: the editor plugin (Terrain dock, viewport brushes, undo,
 //! saving) and the export cooker. Editor-only code calls the same runtime API a game uses.
 //!
-//! - [`plugin`]: `RidgelineEditorPlugin`, its virtuals and dock callbacks;
+//! - [`plugin`]: `RidgelineEditorPlugin`, its virtuals and scripting API;
 //! - [`dock`]: the dock's stock controls;
+//! - [`dock_actions`]: the dock's button and terrain-signal callbacks, status, saving;
 //! - [`live_stroke`]: strokes while dragging, one undo step on release;
 //! - [`input`] (pure) and [`events`]: what a viewport event does;
 //! - [`tools`] (pure): tools, brush settings, stroke JSON; [`stamp_path`] (pure): stamp spacing;
@@ -18,6 +19,7 @@ mod biome_palette;
 mod brush_masks;
 mod create_asset;
 mod dock;
+mod dock_actions;
 mod events;
 pub mod export_plugin;
 mod frame_view;

@@ -12,10 +12,7 @@ use super::{events, settings};
 use crate::resources::terrain_asset::TerrainAsset;
 use crate::terrain::Terrain3D;
 use godot::classes::editor_plugin::{AfterGuiInput, DockSlot};
-use godot::classes::{
-    Camera3D, Control, EditorPlugin, IEditorPlugin, InputEvent, ResourceSaver, Viewport,
-};
-use godot::global::Error;
+use godot::classes::{Camera3D, Control, EditorPlugin, IEditorPlugin, InputEvent, Viewport};
 use godot::prelude::*;
 use std::collections::HashMap;
 
@@ -51,7 +48,7 @@ pub struct RidgelineEditorPlugin {
     /// The last message shown in the dock.
     pub(super) message: String,
     /// The **Import heightmap…** dialogs.
-    import: Option<super::heightmap_import::ImportDialogs>,
+    pub(super) import: Option<super::heightmap_import::ImportDialogs>,
     /// The **Create terrain asset…** dialog.
     pub(super) create_dialog: Option<super::create_asset::CreateDialog>,
     /// Seconds since the terrains' source files were last checked.
@@ -340,155 +337,6 @@ impl RidgelineEditorPlugin {
     pub fn is_stroking(&self) -> bool {
         self.stroke.is_some()
     }
-
-    /// Imports a heightmap file (`res://…`: 16/8-bit PNG, R16, R32 or seed-002 terrain JSON) into
-    /// the edited terrain, as **Import heightmap…** in the dock does: writes a new terrain asset
-    /// `asset_path` (`res://…/<name>.terrain.json`; empty = beside the file, named after it)
-    /// whose graph reads the file, and assigns it to the terrain as one undo step. `options`:
-    /// `size` (Vector2, metres; default the file's extent or one metre per pixel),
-    /// `height_range` (Vector2: heights of the smallest and largest sample value, PNG and R16;
-    /// default the range the file embeds, else 0..100) and `raw_size` (Vector2i samples, raw
-    /// files that are not square). Returns false, with the reason in [method get_message], when
-    /// no terrain is selected, the file is missing, corrupt or outside the project, an option is
-    /// invalid or the asset exists — then nothing is written or changed.
-    #[func]
-    pub fn import_heightmap(
-        &mut self,
-        file: GString,
-        asset_path: GString,
-        options: VarDictionary,
-    ) -> bool {
-        let file = file.to_string();
-        let asset = match asset_path.to_string() {
-            a if a.is_empty() => super::heightmap_import::default_asset_path(&file),
-            a => a,
-        };
-        let result = crate::convert::panic_guard::catch(|| {
-            let plan = super::heightmap_import::plan(&file, &asset, &options)?;
-            self.import_planned(&file, &asset, &plan)
-        });
-        match result.unwrap_or_else(|e| Err(format!("import_heightmap: {e}"))) {
-            Ok(()) => true,
-            Err(e) => {
-                self.show_message(&format!("Import failed, nothing changed: {e}"), true);
-                false
-            }
-        }
-    }
-
-    /// Dock: **Import heightmap…** was pressed.
-    #[func]
-    fn _on_import_pressed(&mut self) {
-        if let Some(d) = &mut self.import {
-            d.pick_file();
-        }
-    }
-
-    /// The import file dialog picked `path`: prefill the options dialog from the file.
-    #[func]
-    fn _on_import_file_selected(&mut self, path: GString) {
-        let file = path.to_string();
-        let asset = super::heightmap_import::default_asset_path(&file);
-        match super::heightmap_import::plan(&file, &asset, &VarDictionary::new()) {
-            Ok(plan) => {
-                if let Some(d) = &mut self.import {
-                    d.show_options(&file, &plan, &asset);
-                }
-            }
-            Err(e) => self.show_message(&format!("Cannot import: {e}"), true),
-        }
-    }
-
-    /// The import options dialog was confirmed.
-    #[func]
-    fn _on_import_confirmed(&mut self) {
-        if let Some((file, asset, options)) = self.import.as_ref().map(|d| d.chosen()) {
-            self.import_heightmap(file.as_str().into(), asset.as_str().into(), options);
-        }
-    }
-
-    /// Dock: a tool button was pressed.
-    #[func]
-    fn _on_tool_button(&mut self, name: GString) {
-        self.set_tool(name);
-    }
-
-    /// Dock: a brush value changed.
-    #[func]
-    fn _on_brush_value(&mut self, value: f64, key: GString) {
-        let mut b = self.brush().to_json();
-        b[key.to_string()] = serde_json::json!(value);
-        self.set_current_brush(Brush::from_json(&b));
-    }
-
-    /// Dock: **Apply changes to asset** was pressed.
-    #[func]
-    fn _on_save_pressed(&mut self) {
-        if self.dirty.is_empty() {
-            self.show_message("Nothing to save: the asset has no unsaved edits.", false);
-        }
-        self.save_dirty();
-    }
-
-    /// Dock: **Generate** was pressed.
-    #[func]
-    fn _on_generate_pressed(&mut self) {
-        if let Some(t) = &self.terrain {
-            let mut t = t.clone();
-            self.run_deferred_generate(&mut t);
-        }
-    }
-
-    /// An edited asset emitted `changed` (a stroke, undo or redo wrote into it).
-    #[func]
-    fn _on_asset_changed(&mut self, asset: Gd<TerrainAsset>) {
-        if !self.dirty.contains(&asset) {
-            self.dirty.push(asset);
-            self.refresh_status();
-        }
-    }
-
-    /// The edited terrain reported generation progress.
-    #[func]
-    fn _on_generation_progress(&mut self, fraction: f32, stage: GString) {
-        if let Some(d) = &mut self.dock {
-            d.progress.set_visible(true);
-            d.progress.set_value(fraction as f64);
-            d.progress.set_tooltip_text(&stage);
-        }
-    }
-
-    /// The edited terrain finished generating.
-    #[func]
-    fn _on_generation_finished(&mut self, ok: bool, message: GString) {
-        if let Some(d) = &mut self.dock {
-            d.progress.set_visible(false);
-        }
-        let warnings: Vec<String> = match (&self.terrain, ok) {
-            (Some(t), true) => t
-                .bind()
-                .get_warnings()
-                .as_slice()
-                .iter()
-                .map(|w| w.to_string())
-                .collect(),
-            _ => Vec::new(),
-        };
-        let text = if !ok {
-            format!("Generation failed: {message}")
-        } else if warnings.is_empty() {
-            format!("Generated ({message}).")
-        } else {
-            format!(
-                "Generated ({message}), with {} warning(s): {}",
-                warnings.len(),
-                warnings.join(" · ")
-            )
-        };
-        self.show_message(&text, !ok || !warnings.is_empty());
-        self.refresh_status();
-        self.refresh_biomes();
-    }
 }
 
 impl RidgelineEditorPlugin {
@@ -519,73 +367,13 @@ impl RidgelineEditorPlugin {
         self.refresh_tool();
     }
 
-    fn refresh_tool(&mut self) {
+    pub(super) fn refresh_tool(&mut self) {
         let (tool, brush) = (self.tool, self.brush());
         if let Some(d) = &mut self.dock {
             d.show_tool(tool, &brush);
         }
         self.update_ring();
         self.base().update_overlays();
-    }
-
-    /// Shows the dock's page for the edited terrain (or the idle hint) and connects signals.
-    fn refresh_dock(&mut self) {
-        let editing = self.terrain.is_some();
-        if let Some(d) = &mut self.dock {
-            d.show_editing(editing);
-        }
-        if let Some(t) = self.terrain.clone() {
-            let me = self.to_gd();
-            let mut t = t.upcast::<Object>();
-            for (signal, method) in [
-                ("generation_progress", "_on_generation_progress"),
-                ("generation_finished", "_on_generation_finished"),
-            ] {
-                let call = Callable::from_object_method(&me, method);
-                if !t.is_connected(signal, &call) {
-                    t.connect(signal, &call);
-                }
-            }
-        }
-        self.refresh_status();
-        self.refresh_biomes();
-        self.refresh_masks();
-        self.refresh_tool();
-    }
-
-    /// The source line: what a stroke edits, or why it cannot.
-    pub(super) fn refresh_status(&mut self) {
-        let text = match &self.terrain {
-            None => String::new(),
-            Some(t) => match super::live_stroke::source_of(t) {
-                Ok(a) => {
-                    let unsaved = if self.dirty.contains(&a) {
-                        " (unsaved)"
-                    } else {
-                        ""
-                    };
-                    format!("Editing asset {}{unsaved}", a.get_path())
-                }
-                Err(why) => why,
-            },
-        };
-        let no_source = self
-            .terrain
-            .as_ref()
-            .is_some_and(|t| t.get("asset").is_nil() && t.get("recipe").to::<GString>().is_empty());
-        if let Some(d) = &mut self.dock {
-            d.set_status(&text, no_source);
-        }
-    }
-
-    pub(super) fn show_message(&mut self, text: &str, error: bool) {
-        if error {
-            godot_warn!("Ridgeline: {text}");
-        }
-        self.message = text.to_string();
-        if let Some(d) = &mut self.dock {
-            d.set_message(text, error);
-        }
     }
 
     /// Cancels a live stroke and hides the cursor when the terrain stops being edited. Edits
@@ -596,41 +384,6 @@ impl RidgelineEditorPlugin {
         }
         self.ring = None;
         self.cursor = None;
-    }
-
-    /// Saves every edited asset through the atomic saver; a failure keeps it unsaved.
-    pub(super) fn save_dirty(&mut self) {
-        let mut failed = Vec::new();
-        let mut saved = Vec::new();
-        for asset in std::mem::take(&mut self.dirty) {
-            let err = ResourceSaver::singleton().save(&asset);
-            if err == Error::OK {
-                saved.push(asset.get_path().to_string());
-            } else {
-                failed.push(format!("{}: {err:?}", asset.get_path()));
-                self.dirty.push(asset);
-            }
-        }
-        if !failed.is_empty() {
-            self.show_message(
-                &format!(
-                    "Saving failed, the edits stay unsaved: {}",
-                    failed.join("; ")
-                ),
-                true,
-            );
-        } else if !saved.is_empty() {
-            self.show_message(&format!("Saved {}.", saved.join(", ")), false);
-        }
-        self.refresh_status();
-    }
-
-    fn run_deferred_generate(&mut self, t: &mut Gd<Terrain3D>) {
-        if self.stroke.is_some() {
-            self.cancel_stroke();
-        }
-        t.call_deferred("generate", &[]);
-        self.show_message("Generating…", false);
     }
 
     /// Runs one brush command.
