@@ -451,6 +451,12 @@ fn screen_coverage(path: &std::path::Path) -> Result<Coverage> {
 }
 
 fn judge_godot_run(out: &proc::Captured, tally: &mut Tally) {
+    // The runners print `FAIL name: why`; repeat them here, where a long log cannot bury them.
+    for line in out.text.lines() {
+        if let Some(i) = line.find("FAIL ") {
+            println!("{}", &line[i..]);
+        }
+    }
     match parse_summary(&out.text) {
         Some((p, f)) => {
             tally.passed += p;

@@ -21,6 +21,13 @@ pub enum RecordKind {
         /// The new state.
         enabled: bool,
     },
+    /// The layer list edited (a layer added, renamed or removed; no sample changes).
+    Layers {
+        /// The list before.
+        before: Vec<crate::edit::layer::Layer>,
+        /// The list after.
+        after: Vec<crate::edit::layer::Layer>,
+    },
 }
 
 /// Compressed f32 values. Equal values pack to equal bytes (deterministic compression), so

@@ -32,7 +32,9 @@ use std::sync::Arc;
 mod commit;
 mod derived;
 mod holes;
+mod layers;
 use holes::{changed_cells, cut_whole_chunk};
+pub use layers::{MAX_LAYER_NAME, USER_LAYER_KINDS};
 
 /// What an edit changed.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -247,3 +247,36 @@ pub(super) fn parse_strokes(
     }
     arr.clone()
 }
+
+impl super::Recipe {
+    /// How many of the recipe's strokes go into layer `id`: a stroke names its layer with
+    /// `layer`, else it goes into the first layer of its kind (painted regions: `biomes`,
+    /// exclusions: `exclusions`, `protect` strokes: `protection`, other edits: `sculpt`) —
+    /// as the edit session evaluates them, enabled or not.
+    pub fn strokes_in_layer(&self, id: &str) -> usize {
+        let first = |kind: &str| {
+            self.layers
+                .iter()
+                .find(|l| l.kind == kind)
+                .map(|l| l.id.as_str())
+        };
+        let edit_kind = |s: &Value| {
+            if s.get("type").and_then(Value::as_str) == Some("protect") {
+                "protection"
+            } else {
+                "sculpt"
+            }
+        };
+        let regions = self.regions.iter().map(|s| (s, "biomes"));
+        let exclusions = self.exclusions.iter().map(|s| (s, "exclusions"));
+        let edits = self.edits.iter().map(|s| (s, edit_kind(s)));
+        regions
+            .chain(exclusions)
+            .chain(edits)
+            .filter(|(s, kind)| match s.get("layer").and_then(Value::as_str) {
+                Some(l) => l == id,
+                None => first(kind) == Some(id),
+            })
+            .count()
+    }
+}

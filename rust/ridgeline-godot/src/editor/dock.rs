@@ -51,6 +51,8 @@ pub struct Dock {
     biome_section: Gd<VBoxContainer>,
     /// The brush mask (filled by [`super::brush_masks`]).
     pub mask_option: Gd<OptionButton>,
+    /// The **Layers** panel.
+    pub layers: super::layers_panel::LayersPanel,
     /// **Create terrain asset…**, shown for a terrain without a source.
     create: Gd<Button>,
     message: Gd<Label>,
@@ -157,6 +159,9 @@ impl Dock {
         biome_section.set_visible(false);
         page.add_child(&biome_section);
         page.add_child(&HSeparator::new_alloc());
+        let layers = super::layers_panel::LayersPanel::new(plugin);
+        page.add_child(&layers.root);
+        page.add_child(&HSeparator::new_alloc());
         let mut row = HFlowContainer::new_alloc();
         let mut save = button("Apply changes to asset", plugin, "_on_save_pressed", &[]);
         save.set_tooltip_text("Save the edited terrain asset now (Ctrl+S saves it too)");
@@ -197,6 +202,7 @@ impl Dock {
             biome_swatches,
             biome_section,
             mask_option,
+            layers,
             create,
             message,
         }

@@ -50,6 +50,8 @@ impl RidgelineEditorPlugin {
             self.dirty.push(asset);
             self.refresh_status();
         }
+        // Strokes, layer edits, undo and redo all change the asset's recipe.
+        self.refresh_layers();
     }
 
     /// The edited terrain reported generation progress.

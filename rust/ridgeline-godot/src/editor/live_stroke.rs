@@ -202,11 +202,19 @@ impl RidgelineEditorPlugin {
             self.tool
         };
         let brush = self.brush();
+        let layer = match self.stroke_layer() {
+            Ok(l) => l,
+            Err(why) => {
+                self.show_message(&why, true);
+                return;
+            }
+        };
         if tool == Tool::Ramp {
-            self.ramp_click(terrain, &asset, &brush, c);
+            self.ramp_click(terrain, &asset, &brush, c, &layer);
             return;
         }
         let target = Target {
+            layer,
             height: match tool {
                 Tool::Flatten => c.height,
                 Tool::SetHeight => brush.target_height,
@@ -325,6 +333,7 @@ impl RidgelineEditorPlugin {
         asset: &Gd<TerrainAsset>,
         brush: &Brush,
         c: Cursor,
+        layer: &str,
     ) {
         let here = [c.local[0], c.local[1], c.height];
         let Some(from) = self.ramp_start.take() else {
@@ -337,7 +346,10 @@ impl RidgelineEditorPlugin {
             self.show_message("Ramp: the end must differ from the start.", true);
             return;
         }
-        let json = tools::ramp_json(brush, from, here);
+        let mut json = tools::ramp_json(brush, from, here);
+        if !layer.is_empty() {
+            json["layer"] = layer.into();
+        }
         if !apply(&mut terrain, &json) {
             self.show_message("The ramp was refused (see the Output panel).", true);
             return;
@@ -357,20 +369,26 @@ impl RidgelineEditorPlugin {
     /// Records the stroke just applied to `terrain` as one `EditorUndoRedoManager` action,
     /// committed without executing (it is already applied).
     fn commit_undo_step(&mut self, terrain: &mut Gd<Terrain3D>, tool: Tool) {
+        self.commit_edit_step(terrain, &format!("Ridgeline: {} stroke", tool.label()));
+    }
+
+    /// Records the edit just made on `terrain` (a stroke, a layer toggle, …: the newest record
+    /// of its history) as one `EditorUndoRedoManager` action named `name`, committed without
+    /// executing (it is already applied).
+    pub(super) fn commit_edit_step(&mut self, terrain: &mut Gd<Terrain3D>, name: &str) {
         let id = terrain.bind_mut()._editor_commit();
         let Some(mut ur) = self.base().get_undo_redo() else {
             return;
         };
-        let name = format!("Ridgeline: {} stroke", tool.label());
         let target = terrain.clone().upcast::<Object>();
-        ur.create_action_ex(&name).custom_context(&target).done();
+        ur.create_action_ex(name).custom_context(&target).done();
         ur.add_do_method(&target, "_editor_redo", &[id.to_variant()]);
         ur.add_undo_method(&target, "_editor_undo", &[id.to_variant()]);
         ur.commit_action_ex().execute(false).done();
     }
 
     /// Marks the asset unsaved whenever it changes (strokes, undo, redo).
-    fn watch_asset(&mut self, asset: &Gd<TerrainAsset>) {
+    pub(super) fn watch_asset(&mut self, asset: &Gd<TerrainAsset>) {
         let call = Callable::from_object_method(&self.to_gd(), "_on_asset_changed")
             .bindv(&VarArray::from(&[asset.to_variant()]));
         let mut a = asset.clone();

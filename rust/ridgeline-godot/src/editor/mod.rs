@@ -10,6 +10,7 @@
 //! - [`preview`]: the brush ring; [`settings`]: remembered brush settings;
 //! - [`gizmo`]: click-to-select and the terrain's outline;
 //! - [`framing`] (pure) and [`frame_view`]: F frames the whole terrain;
+//! - [`layers_panel`]: the Layers panel (toggles, renames, add/remove, target layer);
 //! - [`biome_palette`]: Biome paint's swatches; [`brush_masks`]: circle, square, PNG masks;
 //! - [`create_asset`]: **Create terrain asset…** for a terrain without a source;
 //! - [`heightmap_import`]: **Import heightmap…** (file and options dialogs, one undo step);
@@ -28,6 +29,7 @@ mod gizmo;
 mod graph;
 mod heightmap_import;
 mod input;
+mod layers_panel;
 mod live_stroke;
 pub mod plugin;
 mod preview;

@@ -64,6 +64,9 @@ pub struct RidgelineEditorPlugin {
     /// Biome paint: the edited recipe's biomes and tints, and the chosen one.
     pub(super) biomes: Vec<(String, Color)>,
     pub(super) biome: String,
+    /// The layer each layer kind's tools paint into (empty or missing: the kind's first
+    /// layer; see [`super::layers_panel`]).
+    pub(super) target_layers: HashMap<&'static str, String>,
     base: Base<EditorPlugin>,
 }
 
@@ -373,6 +376,7 @@ impl RidgelineEditorPlugin {
             d.show_tool(tool, &brush);
         }
         self.update_ring();
+        self.refresh_layers();
         self.base().update_overlays();
     }
 

@@ -139,6 +139,18 @@ impl Tool {
         }
     }
 
+    /// The kind of layer this tool's strokes go into (a recipe layer kind), `None` for tool
+    /// None. Shift's inverted tool keeps the kind.
+    pub fn layer_kind(self) -> Option<&'static str> {
+        match self {
+            Tool::None => None,
+            Tool::Exclude | Tool::Erase => Some("exclusions"),
+            Tool::Protect => Some("protection"),
+            Tool::BiomePaint => Some("biomes"),
+            _ => Some("sculpt"),
+        }
+    }
+
     /// The tool a stroke uses while Shift is held: raise↔lower, exclude↔erase, hole↔fill hole,
     /// flatten and set height become smooth.
     pub fn inverted(self) -> Tool {
@@ -339,6 +351,9 @@ pub struct Target {
     pub biome: String,
     /// The brush mask: empty (circle), `square`, or a greyscale PNG (`res://…`).
     pub mask: String,
+    /// The layer the stroke goes into (its `layer` key); empty: the first layer of the tool's
+    /// kind (see [`Tool::layer_kind`]).
+    pub layer: String,
 }
 
 /// The shared part of every stroke: type, radius, strength, falloff, slope limits.
@@ -373,6 +388,9 @@ pub fn stroke_json(
     v["points"] = json!(points);
     if !target.mask.is_empty() && target.mask != "circle" {
         v["mask"] = json!(target.mask);
+    }
+    if !target.layer.is_empty() {
+        v["layer"] = json!(target.layer);
     }
     match tool {
         Tool::Raise | Tool::Lower => {
@@ -475,6 +493,31 @@ mod tests {
             ..Brush::default()
         };
         assert_eq!(max.resized(true).size, 2000.0);
+    }
+
+    #[test]
+    fn inverting_keeps_the_layer_kind_and_a_target_layer_reaches_the_stroke() {
+        for t in TOOLS {
+            assert_eq!(t.inverted().layer_kind(), t.layer_kind(), "{t:?}");
+        }
+        let target = Target {
+            layer: "roads".into(),
+            ..Target::default()
+        };
+        let v =
+            stroke_json(Tool::Raise, &Brush::default(), &target, &[[1.0, 2.0]]).expect("a stroke");
+        assert_eq!(v["layer"], "roads");
+        let v = stroke_json(
+            Tool::Raise,
+            &Brush::default(),
+            &Target::default(),
+            &[[1.0, 2.0]],
+        )
+        .expect("a stroke");
+        assert!(
+            v.get("layer").is_none(),
+            "no target: the kind's first layer"
+        );
     }
 
     #[test]

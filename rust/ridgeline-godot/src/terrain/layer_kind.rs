@@ -34,4 +34,15 @@ impl LayerKind {
             _ => return None,
         })
     }
+
+    /// The kind's name in a recipe's `layers`.
+    pub fn recipe_name(self) -> &'static str {
+        match self {
+            Self::Generation => "generation",
+            Self::Biomes => "biomes",
+            Self::Sculpt => "sculpt",
+            Self::Protection => "protection",
+            Self::Exclusions => "exclusions",
+        }
+    }
 }

@@ -332,6 +332,7 @@ mod editor_history;
 mod generation;
 mod height_rect;
 pub mod job;
+mod layer_edits;
 pub mod layer_kind;
 mod lifecycle;
 pub mod look;

@@ -158,6 +158,7 @@ impl EditSession {
                     l.enabled = !enabled;
                 }
             }
+            RecordKind::Layers { before, .. } => self.recipe.layers = before.clone(),
         }
     }
 
@@ -172,6 +173,7 @@ impl EditSession {
                     l.enabled = *enabled;
                 }
             }
+            RecordKind::Layers { after, .. } => self.recipe.layers = after.clone(),
         }
     }
 
