@@ -39,6 +39,9 @@ const ADDABLE: [(LayerKind, &str); 4] = [
     (LayerKind::Exclusions, "Exclusions"),
 ];
 
+/// What the panel shows: rows, why there are none, the target (layer id, kind it writes).
+type Shown = (Vec<LayerRow>, Option<String>, Option<(String, String)>);
+
 /// The panel's controls.
 pub struct LayersPanel {
     /// The section (title, rows, add row).
@@ -47,7 +50,7 @@ pub struct LayersPanel {
     kind: Gd<OptionButton>,
     name: Gd<LineEdit>,
     /// What the rows show now (they are rebuilt only when this changes).
-    shown: Option<(Vec<LayerRow>, Option<String>, Option<(String, String)>)>,
+    shown: Option<Shown>,
 }
 
 fn connect(
