@@ -107,6 +107,7 @@ func _shot(out_dir: String) -> void:
 	img = get_viewport().get_texture().get_image()
 	img.save_png(out_dir.path_join("tools.png"))
 	print("editor shot: ", out_dir.path_join("tools.png"), " ", img.get_size())
+	await _shot_overlays(case, plugin, t, centre, size, out_dir)
 	# The Terrain Graph workspace on the same terrain (docs/images/graph-editor.png).
 	for i in 3:
 		await case.undo()
@@ -126,6 +127,34 @@ func _shot(out_dir: String) -> void:
 	await _shot_import(case, plugin, t, out_dir)
 	case.queue_free()
 	get_tree().quit(0)
+
+
+## The four overlays of the framed demo as a 2 × 2 grid of 3D-viewport images (overlays.png):
+## exclusions (after an Exclude stroke), elevation, slope, biome. The stroke is undone after.
+func _shot_overlays(case: Node, plugin: EditorPlugin, t: Node3D, centre: Vector3, size: Vector2, out_dir: String) -> void:
+	plugin.call("set_tool", "exclude")
+	plugin.call("set_brush", {"size": size.x / 8.0, "strength": 1.0, "falloff": 0.3, "spacing": 0.2})
+	var a: Vector2 = case.screen_of(centre + Vector3(-size.x * 0.2, 0, size.y * 0.1))
+	var b: Vector2 = case.screen_of(centre + Vector3(size.x * 0.2, 0, -size.y * 0.1))
+	await case.drag(case.line(a, b, 20))
+	plugin.call("set_tool", "none")
+	var vp := EditorInterface.get_editor_viewport_3d(0)
+	var tiles: Array[Image] = []
+	for mode in [1, 2, 3, 4]:
+		t.set("overlay", mode)
+		await get_tree().create_timer(1.0).timeout
+		var tile := vp.get_texture().get_image()
+		tile.resize(800, int(800.0 * tile.get_height() / tile.get_width()))
+		tiles.append(tile)
+	t.set("overlay", 0)
+	await case.undo()
+	var w := tiles[0].get_width()
+	var h := tiles[0].get_height()
+	var grid := Image.create(w * 2, h * 2, false, tiles[0].get_format())
+	for i in 4:
+		grid.blit_rect(tiles[i], Rect2i(0, 0, w, h), Vector2i((i % 2) * w, (i / 2) * h))
+	grid.save_png(out_dir.path_join("overlays.png"))
+	print("editor shot: ", out_dir.path_join("overlays.png"), " ", grid.get_size())
 
 
 ## The import dialog over a real DEM (30 × 32 km, 3 arc-seconds), then the imported terrain.

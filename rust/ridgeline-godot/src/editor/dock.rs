@@ -51,6 +51,8 @@ pub struct Dock {
     biome_section: Gd<VBoxContainer>,
     /// The brush mask (filled by [`super::brush_masks`]).
     pub mask_option: Gd<OptionButton>,
+    /// **Overlay**: None / Exclusions / Elevation / Slope / Biome ([`crate::terrain::overlay`]).
+    pub overlay_option: Gd<OptionButton>,
     /// The **Layers** panel.
     pub layers: super::layers_panel::LayersPanel,
     /// **Create terrain asset…**, shown for a terrain without a source.
@@ -161,6 +163,25 @@ impl Dock {
         page.add_child(&HSeparator::new_alloc());
         let layers = super::layers_panel::LayersPanel::new(plugin);
         page.add_child(&layers.root);
+        let mut overlay_row = HFlowContainer::new_alloc();
+        overlay_row.add_child(&label("Overlay"));
+        let mut overlay_option = OptionButton::new_alloc();
+        overlay_option.set_name("Overlay");
+        for (i, text) in ["None", "Exclusions", "Elevation", "Slope", "Biome"]
+            .iter()
+            .enumerate()
+        {
+            overlay_option.add_item_ex(*text).id(i as i32).done();
+        }
+        overlay_option.set_tooltip_text(
+            "Draw the exclusion mask, elevation bands with contours, slope or biome regions over the terrain (view only, not saved)",
+        );
+        overlay_option.connect(
+            "item_selected",
+            &Callable::from_object_method(plugin, "_on_overlay_selected"),
+        );
+        overlay_row.add_child(&overlay_option);
+        page.add_child(&overlay_row);
         page.add_child(&HSeparator::new_alloc());
         let mut row = HFlowContainer::new_alloc();
         let mut save = button("Apply changes to asset", plugin, "_on_save_pressed", &[]);
@@ -202,6 +223,7 @@ impl Dock {
             biome_swatches,
             biome_section,
             mask_option,
+            overlay_option,
             layers,
             create,
             message,

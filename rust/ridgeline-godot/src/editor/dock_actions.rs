@@ -25,6 +25,18 @@ impl RidgelineEditorPlugin {
         self.set_current_brush(Brush::from_json(&b));
     }
 
+    /// Dock: an **Overlay** was chosen (item index = [enum Terrain3D.Overlay] value).
+    #[func]
+    fn _on_overlay_selected(&mut self, index: i64) {
+        use crate::convert::class_enum::ClassEnum;
+        use crate::terrain::overlay::Overlay;
+        let (Some(t), Some(mode)) = (self.terrain.clone(), Overlay::from_ord(index)) else {
+            return;
+        };
+        let mut t = t;
+        t.bind_mut().set_overlay(mode);
+    }
+
     /// Dock: **Apply changes to asset** was pressed.
     #[func]
     fn _on_save_pressed(&mut self) {
@@ -121,6 +133,13 @@ impl RidgelineEditorPlugin {
         self.refresh_biomes();
         self.refresh_masks();
         self.refresh_tool();
+        let overlay = self
+            .terrain
+            .as_ref()
+            .map(|t| t.get("overlay").try_to::<i32>().unwrap_or(0));
+        if let (Some(d), Some(o)) = (&mut self.dock, overlay) {
+            d.overlay_option.select(o);
+        }
     }
 
     /// The source line: what a stroke edits, or why it cannot.

@@ -327,6 +327,10 @@ impl Terrain3D {
         if !change.heights.is_empty() {
             self.refresh_water_after_edit();
         }
+        if self.overlay != super::overlay::Overlay::None {
+            // The session is locked here: hand its weights over.
+            self.refresh_overlay_after_edit(s.exclusion(), !change.exclusion.is_empty());
+        }
         if godot::classes::Engine::singleton().is_editor_hint() {
             self.write_strokes_to_asset(s);
         }

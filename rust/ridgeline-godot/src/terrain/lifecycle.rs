@@ -25,6 +25,7 @@ impl INode3D for Terrain3D {
             surface_blending: true,
             material_set: None,
             look: super::look::Look::Realistic,
+            overlay: super::overlay::Overlay::None,
             collision_layer: 1,
             collision_mask: 1,
             terrain_id: GString::new(),

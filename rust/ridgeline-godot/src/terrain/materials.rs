@@ -48,6 +48,8 @@ pub struct MaterialState {
     table: Option<LayerTable>,
     connected: Vec<Gd<Resource>>,
     warned: Vec<String>,
+    /// The exclusion overlay's texture (see [`super::overlay`]), once shown.
+    pub overlay_exclusion: Option<Gd<ImageTexture>>,
     /// Work counters, for tests (`_test_counters`).
     pub counters: Counters,
 }
@@ -336,6 +338,8 @@ impl Terrain3D {
         }
         s.set("surface_blending", self.surface_blending.to_variant());
         s.set_faceted(self.look == Look::Faceted);
+        // A new surface: the overlay's height range and exclusion mask follow it.
+        self.refresh_overlay(true);
     }
 
     /// Encodes the whole control texture when the grid or the layer table changed.

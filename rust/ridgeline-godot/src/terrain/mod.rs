@@ -86,6 +86,11 @@ pub struct Terrain3D {
     #[export]
     #[var(set = set_look)]
     look: Look,
+    /// An overlay drawn over the surface in either look: the exclusion mask, elevation bands
+    /// with contour lines, slope or biome regions (see [enum Overlay]). View state for editing
+    /// and debugging: not saved with the scene; the editor's Terrain dock sets it.
+    #[var(set = set_overlay)]
+    overlay: overlay::Overlay,
     /// Physics layers the terrain's collision is on.
     #[export(flags_3d_physics)]
     #[var(set)]
@@ -247,6 +252,14 @@ impl Terrain3D {
         self.look_changed();
     }
 
+    /// Sets [member overlay]: only shader parameters change (and, for the exclusion overlay,
+    /// one texture upload).
+    #[func]
+    pub fn set_overlay(&mut self, overlay: overlay::Overlay) {
+        self.overlay = overlay;
+        self.refresh_overlay(true);
+    }
+
     /// Sets [member terrain_id].
     #[func]
     pub fn set_terrain_id(&mut self, id: GString) {
@@ -337,6 +350,7 @@ pub mod layer_kind;
 mod lifecycle;
 pub mod look;
 mod materials;
+pub mod overlay;
 mod queries;
 pub mod query_view;
 pub mod ray_hit;
