@@ -99,7 +99,9 @@ impl Terrain3D {
         };
         let m = &mut self.materials;
         match &mut m.overlay_exclusion {
-            Some(t) if t.get_width() == w as i32 && t.get_height() == d as i32 => t.update(&image),
+            // `set_image`, not `update`: the headless renderer keeps only a set image, and the
+            // tests read it back.
+            Some(t) => t.set_image(&image),
             slot => *slot = ImageTexture::create_from_image(&image),
         }
         if let Some(t) = &m.overlay_exclusion {
