@@ -79,6 +79,15 @@ fn order_key(i: u32, j: u32) -> u64 {
     (spread(i) | spread(j) << 1).reverse_bits()
 }
 
+/// Most cells one [`place_chunk`] call walks (2048²); a larger rectangle places nothing.
+pub const MAX_CHUNK_CELLS: u64 = 1 << 22;
+
+/// How many cells of `t` [`place_chunk`] walks for `rect` on a terrain of `size`.
+pub fn cell_count(t: &FoliageType, rect: [f32; 4], size: [f32; 2]) -> u64 {
+    let [i0, j0, i1, j1] = cell_range(t, rect, size);
+    (i1 - i0) as u64 * (j1 - j0) as u64
+}
+
 /// The global cells of `t` whose origin lies in `rect` (`[x0, z0, x1, z1)`, terrain-local),
 /// clipped to the terrain of `size`: `[i0, j0, i1, j1)`.
 pub fn cell_range(t: &FoliageType, rect: [f32; 4], size: [f32; 2]) -> [u32; 4] {
@@ -158,6 +167,7 @@ fn effective(
 
 /// Places foliage type `t` in the chunk `rect` (`[x0, z0, x1, z1)`, terrain-local): its
 /// instances in the even order described in the module docs. `seed` is the scatter sub-seed.
+/// A rectangle of more than [`MAX_CHUNK_CELLS`] cells places nothing (check [`cell_count`]).
 pub fn place_chunk(
     t: &FoliageType,
     seed: u64,
@@ -166,7 +176,9 @@ pub fn place_chunk(
 ) -> Vec<FoliageInstance> {
     let env = &fe.env;
     let [i0, j0, i1, j1] = cell_range(t, rect, env.grid.size());
-    if i0 >= i1 || j0 >= j1 || t.density <= 0.0 || t.auto_density <= 0.0 {
+    let cells = (i1 - i0) as u64 * (j1.max(j0) - j0) as u64;
+    if i0 >= i1 || j0 >= j1 || t.density <= 0.0 || t.auto_density <= 0.0 || cells > MAX_CHUNK_CELLS
+    {
         return Vec::new();
     }
     let key = type_key(seed, t);

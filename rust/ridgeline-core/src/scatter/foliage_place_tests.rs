@@ -214,3 +214,15 @@ fn tilt_follows_align_to_normal() {
         );
     }
 }
+
+#[test]
+fn oversized_rectangles_place_nothing() {
+    let (g, h) = flat(128.0, 64);
+    let fe = open(g, &h);
+    let t = foliage(json!({"cell_size": 0.05}));
+    let rect = [0.0, 0.0, 128.0, 128.0];
+    assert_eq!(cell_count(&t, rect, g.size()), 2560 * 2560);
+    assert!(cell_count(&t, rect, g.size()) > MAX_CHUNK_CELLS);
+    assert!(place_chunk(&t, 1, &fe, rect).is_empty());
+    assert!(!place_chunk(&t, 1, &fe, [0.0, 0.0, 8.0, 8.0]).is_empty());
+}

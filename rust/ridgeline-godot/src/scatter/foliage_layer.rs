@@ -147,7 +147,23 @@ impl FoliageLayer {
         if regrid || new_surface || self.dirty || self.types != inputs.types() {
             self.streamer.reset();
             self.types = inputs.types().to_vec();
-            self.streamer.rules = self.types.iter().map(|t| resolve(t, settings)).collect();
+            self.streamer.rules = self
+                .types
+                .iter()
+                .map(|t| {
+                    let cells = (chunk_size / t.cell_size).ceil().powi(2) as u64;
+                    if cells > ridgeline_core::scatter::foliage_place::MAX_CHUNK_CELLS {
+                        godot_error!(
+                            "TerrainScatter: foliage type `{}`: a {chunk_size} unit chunk holds {cells} cells of {} units, more than {}; lower chunk_size or raise cell_size. The type is not drawn",
+                            t.id,
+                            t.cell_size,
+                            ridgeline_core::scatter::foliage_place::MAX_CHUNK_CELLS
+                        );
+                        return None;
+                    }
+                    resolve(t, settings)
+                })
+                .collect();
             self.streamer.on_demand = true;
             let chunks = [
                 ((size[0] / chunk_size).ceil() as usize).max(1),

@@ -257,6 +257,16 @@ impl Terrain3D {
             return PackedVector3Array::new();
         };
         let (a, b) = (rect.position, rect.position + rect.size);
+        let size = inputs.prepared.field.grid().size();
+        let cells =
+            ridgeline_core::scatter::foliage_place::cell_count(&t, [a.x, a.y, b.x, b.y], size);
+        if cells > ridgeline_core::scatter::foliage_place::MAX_CHUNK_CELLS {
+            godot_error!(
+                "Terrain3D.get_foliage_instances: the rectangle holds {cells} cells of `{id}`, more than {}; ask for a smaller one",
+                ridgeline_core::scatter::foliage_place::MAX_CHUNK_CELLS
+            );
+            return PackedVector3Array::new();
+        }
         inputs
             .place(&t, [a.x, a.y, b.x, b.y])
             .iter()
