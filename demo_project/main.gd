@@ -178,7 +178,7 @@ func _save_screenshot() -> void:
 	var scatter := get_node_or_null("Terrain3D/Scatter") as TerrainScatter
 	if scatter:
 		scatter.build_now()
-		print("scatter: %d chunks, %s instances drawn/placed" % [scatter.get_built_chunk_count(), scatter.get_instance_counts()])
+		print("scatter: %d chunks, %s instances drawn/placed; foliage: %d chunks" % [scatter.get_built_chunk_count(), scatter.get_instance_counts(), scatter.get_foliage_build_counts().x])
 	# Let the balls fall and land, then render.
 	for i in 90:
 		await get_tree().physics_frame

@@ -12,6 +12,10 @@ func _recipe(size: int, grass_density: float) -> String:
 	return '{"size": [%d, %d], "resolution": [%d, %d], "seed": 3, "chunk_cells": 32, "landforms": {"flat": {"base_height": 1, "height_variation": 0}}, "default_landform": "flat", "palette": {"format_version": 3, "name": "Bench", "placements": {"grass": %s}}}' % [size, size, size / 2, size / 2, grass]
 
 
+func _foliage_recipe(size: int) -> String:
+	return '{"size": [%d, %d], "resolution": [%d, %d], "seed": 3, "chunk_cells": 32, "landforms": {"flat": {"base_height": 1, "height_variation": 0}}, "default_landform": "flat", "palette": {"format_version": 3, "name": "Bench", "foliage": {"grass": {"model": "res://bench/scatter_grass.tres", "density": 4, "cell_size": 1, "full_density_distance": 1000, "max_distance": 1000}}}}' % [size, size, size / 2, size / 2]
+
+
 func _median(samples: Array) -> float:
 	samples.sort()
 	return samples[samples.size() / 2]
@@ -21,10 +25,10 @@ func _initialize() -> void:
 	_run.call_deferred()
 
 
-func _terrain(size: int, density: float) -> Terrain3D:
+func _terrain(size: int, density: float, recipe := "") -> Terrain3D:
 	var t := Terrain3D.new()
 	t.use_generation_cache = false
-	t.recipe = _recipe(size, density)
+	t.recipe = recipe if recipe != "" else _recipe(size, density)
 	root.add_child(t)
 	if not t.wait_for_generation():
 		push_error("bench terrain failed: %s" % t.get_last_error())
@@ -38,6 +42,7 @@ func _run() -> void:
 	var cam := Camera3D.new()
 	root.add_child(cam)
 	await _chunk_build(reps)
+	await _foliage_type_chunk_build(reps)
 	await _thinning(reps)
 	await _memory()
 	quit(0)
@@ -68,6 +73,33 @@ func _chunk_build(reps: int) -> void:
 		await process_frame
 	printerr("scatter: chunk build, %d instances in chunk (0, 0)" % count)
 	print("bench foliage_chunk_build ours=%.3f peer=- ratio=- unit=ms" % _median(times))
+	t.queue_free()
+	await process_frame
+
+
+## The same chunk from a seed-004 foliage type (4 per 1 m cell): the core's placement of the
+## chunk, instance transforms, MultiMesh allocation and upload, render instance.
+func _foliage_type_chunk_build(reps: int) -> void:
+	var t := _terrain(64, 0.0, _foliage_recipe(64))
+	var s := TerrainScatter.new()
+	s.build_radius = 1.0
+	t.add_child(s)
+	s.set_process(false)
+	var at := Vector3(16, 1, 16)
+	var away := Vector3(5000, 1, 5000)
+	var times := []
+	var count := 0
+	for i in reps:
+		s.update_for_viewer(away, -1)
+		await process_frame
+		var start := Time.get_ticks_usec()
+		var built := s.update_for_viewer(at, -1)
+		times.append((Time.get_ticks_usec() - start) / 1000.0)
+		count = s.get_chunk_instance_count(Vector2i(0, 0), "grass")
+		if built != 1:
+			push_error("foliage type chunk build built %d chunks" % built)
+		await process_frame
+	printerr("scatter: foliage-type chunk build %.3f ms, %d instances in chunk (0, 0)" % [_median(times), count])
 	t.queue_free()
 	await process_frame
 

@@ -93,6 +93,19 @@ impl Packed {
     }
 }
 
+/// A foliage density edit: one type's map over a sample rectangle, before and after.
+#[derive(Clone, Debug)]
+pub struct FoliageRecord {
+    /// The foliage type id.
+    pub id: String,
+    /// Samples recomputed.
+    pub rect: Rect,
+    /// Values before, row-major over `rect`.
+    pub before: Packed,
+    /// Values after (delta against before).
+    pub after: Packed,
+}
+
 /// One undoable edit.
 #[derive(Clone, Debug)]
 pub struct Record {
@@ -116,6 +129,8 @@ pub struct Record {
     pub before_holes: Vec<bool>,
     /// Hole flags after.
     pub after_holes: Vec<bool>,
+    /// A foliage density edit (`foliage_density` strokes only).
+    pub foliage: Option<FoliageRecord>,
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //!
 //! - [`layer`]: layers (kinds, defaults, canonical JSON).
 //! - [`stroke`]: the stroke model (JSON shape, footprints); `stroke_parse` validates it.
+//! - [`foliage_density`]: painted foliage density maps (a replayable stroke).
 //! - [`height_patch`]: absolute heights over a sample rectangle (a replayable stroke).
 //! - [`brush`]: brush weights (radius, strength, falloff, slope limits, mask images).
 //! - [`apply`]: the per-stamp operations on a window of samples.
@@ -12,6 +13,7 @@
 
 pub mod apply;
 pub mod brush;
+pub mod foliage_density;
 pub mod height_patch;
 #[cfg(test)]
 mod height_patch_tests;

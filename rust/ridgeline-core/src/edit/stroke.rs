@@ -26,6 +26,8 @@ pub enum List {
     Exclusions,
     /// Painted biome regions (`regions`).
     Regions,
+    /// Painted foliage density (`foliage_paint`, see [`super::foliage_density`]).
+    Foliage,
 }
 
 impl List {
@@ -35,6 +37,7 @@ impl List {
             List::Edits => "edits",
             List::Exclusions => "exclusions",
             List::Regions => "regions",
+            List::Foliage => "foliage_paint",
         }
     }
 
@@ -45,13 +48,14 @@ impl List {
             | "hole" | "height_patch" => Some(List::Edits),
             "exclude" | "erase" => Some(List::Exclusions),
             "region" => Some(List::Regions),
+            super::foliage_density::TYPE => Some(List::Foliage),
             _ => None,
         }
     }
 }
 
 /// Every stroke type, for messages.
-pub const STROKE_TYPES: [&str; 12] = [
+pub const STROKE_TYPES: [&str; 13] = [
     "raise",
     "lower",
     "flatten",
@@ -64,6 +68,7 @@ pub const STROKE_TYPES: [&str; 12] = [
     "erase",
     "region",
     "height_patch",
+    "foliage_density",
 ];
 
 /// The operation of a stroke.
@@ -109,6 +114,14 @@ pub enum Op {
     Region(String),
     /// Absolute heights over a sample rectangle (see [`super::height_patch`]).
     HeightPatch(HeightPatch),
+    /// Moves foliage type `foliage`'s painted density multiplier toward `density` (0–1) by
+    /// the brush weight (see [`super::foliage_density`]).
+    FoliageDensity {
+        /// The palette's foliage type id.
+        foliage: String,
+        /// Target multiplier 0..=1 (0 removes the foliage).
+        density: f64,
+    },
 }
 
 impl Op {
@@ -127,6 +140,7 @@ impl Op {
             Op::Erase => "erase",
             Op::Region(_) => "region",
             Op::HeightPatch(_) => super::height_patch::TYPE,
+            Op::FoliageDensity { .. } => super::foliage_density::TYPE,
         }
     }
 }
@@ -182,6 +196,7 @@ pub fn layer_kinds(list: List, op: &Op) -> &'static [&'static str] {
     match (list, op) {
         (List::Regions, _) => &["biomes"],
         (List::Exclusions, _) => &["exclusions"],
+        (List::Foliage, _) => &["foliage"],
         (_, Op::Protect { .. }) => &["protection"],
         _ => &["sculpt"],
     }
@@ -277,6 +292,10 @@ impl Stroke {
                 if *erase {
                     m.insert("mode".into(), Value::from("erase"));
                 }
+            }
+            Op::FoliageDensity { foliage, density } => {
+                m.insert("foliage".into(), Value::from(foliage.clone()));
+                m.insert("density".into(), num(*density));
             }
             Op::Smooth | Op::Exclude | Op::Erase | Op::HeightPatch(_) => {}
         }

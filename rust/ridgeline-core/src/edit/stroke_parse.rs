@@ -290,6 +290,32 @@ impl Stroke {
                     Op::Region(String::new())
                 }
             },
+            super::foliage_density::TYPE => {
+                if slope.is_some() {
+                    d.push(
+                        r.at("slope_min"),
+                        "slope limits do not apply to foliage_density strokes (a foliage type has its own slope_max)",
+                    );
+                }
+                let foliage = match r.opt_str(d, "foliage") {
+                    Some(f) if !f.is_empty() => f,
+                    _ => {
+                        d.push(
+                            r.at("foliage"),
+                            "is required: the palette's foliage type this stroke paints",
+                        );
+                        String::new()
+                    }
+                };
+                if !r.has("density") {
+                    d.push(
+                        r.at("density"),
+                        "is required: the density multiplier 0..=1 to paint (0 removes the foliage)",
+                    );
+                }
+                let density = r.f64(d, "density", 1.0, within(0.0, 1.0));
+                Op::FoliageDensity { foliage, density }
+            }
             _ => Op::Smooth,
         };
         if let Some(l) = &layer {

@@ -41,6 +41,7 @@ pub fn compact(recipe: &Recipe) -> Result<Compaction> {
             List::Edits => &recipe.edits,
             List::Exclusions => &recipe.exclusions,
             List::Regions => &recipe.regions,
+            List::Foliage => &recipe.foliage_paint,
         };
         let mut d = Diagnostics::default();
         let has_biome = |_: &str| true;
@@ -82,6 +83,7 @@ pub fn compact(recipe: &Recipe) -> Result<Compaction> {
                 List::Edits => out.edits = compacted,
                 List::Exclusions => out.exclusions = compacted,
                 List::Regions => out.regions = compacted,
+                List::Foliage => out.foliage_paint = compacted,
             }
         }
     }

@@ -24,6 +24,8 @@ pub mod surface;
 #[cfg(test)]
 mod scatter_tests;
 #[cfg(test)]
+mod session_foliage_tests;
+#[cfg(test)]
 mod session_hardening_tests;
 #[cfg(test)]
 mod session_hole_tests;

@@ -31,6 +31,7 @@ use std::sync::Arc;
 
 mod commit;
 mod derived;
+mod foliage_paint;
 mod holes;
 mod layers;
 use holes::{changed_cells, cut_whole_chunk};
@@ -57,6 +58,9 @@ pub struct Change {
     /// Samples whose painted biome region changed (empty when none did); `touched` includes
     /// them.
     pub regions: Rect,
+    /// Samples whose painted foliage density changed (`foliage_density` strokes; empty when
+    /// none did); `touched` includes them. Meshes are unaffected (`chunks` stays empty).
+    pub foliage: Rect,
 }
 
 /// An editable terrain.
@@ -76,6 +80,9 @@ pub struct EditSession {
     edits: Vec<Stroke>,
     exclusions: Vec<Stroke>,
     painted: Vec<Stroke>,
+    /// `foliage_density` strokes (the recipe's `foliage_paint`) and the maps they paint.
+    foliage: Vec<Stroke>,
+    foliage_maps: crate::edit::foliage_density::FoliageMaps,
     masks: Option<MaskLoader>,
     history: Vec<Record>,
     redo: Vec<Record>,
@@ -122,6 +129,10 @@ impl EditSession {
         let edits = parse(List::Edits, &recipe.edits, &mut d);
         let exclusions = parse(List::Exclusions, &recipe.exclusions, &mut d);
         let painted = parse(List::Regions, &recipe.regions, &mut d);
+        let foliage = parse(List::Foliage, &recipe.foliage_paint, &mut d);
+        for (i, st) in foliage.iter().enumerate() {
+            foliage_paint::check_type(&recipe, st, &format!("recipe.foliage_paint[{i}]"), &mut d);
+        }
         d.into_result()?;
         let n = grid.sample_count();
         let mut s = Self {
@@ -137,6 +148,8 @@ impl EditSession {
             edits,
             exclusions,
             painted,
+            foliage,
+            foliage_maps: crate::edit::foliage_density::FoliageMaps::new(n),
             recipe,
             masks,
             history: Vec::new(),
@@ -165,6 +178,7 @@ impl EditSession {
         s.field
             .write_holes(cells.x0, cells.z0, cells.x1, cells.z1, &holes)?;
         s.refresh_masks(all);
+        s.replay_foliage(all);
         Ok(s)
     }
 
@@ -322,6 +336,9 @@ impl EditSession {
                     + 2 * r.before_masks.1.len()
                     + r.before_holes.len()
                     + r.after_holes.len()
+                    + r.foliage.as_ref().map_or(0, |f| {
+                        f.before.compressed_bytes() + f.after.compressed_bytes()
+                    })
             })
             .sum()
     }
@@ -483,6 +500,9 @@ impl EditSession {
             masks: loader,
         };
         let stroke = Stroke::parse(value, "stroke", list, &ctx, &mut d);
+        if let Some(st) = &stroke {
+            foliage_paint::check_type(&self.recipe, st, "stroke", &mut d);
+        }
         d.into_result()?;
         stroke.ok_or_else(|| Error::invalid("stroke", "invalid stroke"))
     }
@@ -524,6 +544,7 @@ impl EditSession {
             List::Edits => &self.edits,
             List::Exclusions => &self.exclusions,
             List::Regions => &self.painted,
+            List::Foliage => &self.foliage,
         }
     }
 
@@ -532,6 +553,7 @@ impl EditSession {
             List::Edits => &mut self.edits,
             List::Exclusions => &mut self.exclusions,
             List::Regions => &mut self.painted,
+            List::Foliage => &mut self.foliage,
         }
     }
 
@@ -540,6 +562,7 @@ impl EditSession {
             List::Edits => &mut self.recipe.edits,
             List::Exclusions => &mut self.recipe.exclusions,
             List::Regions => &mut self.recipe.regions,
+            List::Foliage => &mut self.recipe.foliage_paint,
         }
     }
 
@@ -559,6 +582,10 @@ impl EditSession {
     /// Indices into `list` in evaluation order (enabled layers only).
     fn order(&self, list: List) -> Vec<usize> {
         let strokes = self.list(list);
+        if list == List::Foliage {
+            // Foliage strokes belong to no layer: always evaluated, in list order.
+            return (0..strokes.len()).collect();
+        }
         let layer_of: Vec<Option<&str>> = strokes
             .iter()
             .map(|s| self.effective_layer(s, list))
@@ -567,6 +594,7 @@ impl EditSession {
             List::Edits => &["sculpt", "protection"],
             List::Exclusions => &["exclusions"],
             List::Regions => &["biomes"],
+            List::Foliage => &[],
         };
         let mut out = Vec::new();
         for layer in self

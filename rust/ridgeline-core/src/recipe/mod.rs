@@ -74,6 +74,8 @@ pub struct Recipe {
     pub edits: Vec<Value>,
     /// Exclusion strokes.
     pub exclusions: Vec<Value>,
+    /// Foliage density strokes (`foliage_density`, see [`crate::edit::foliage_density`]).
+    pub foliage_paint: Vec<Value>,
     /// Scatter palette (`format_version: 3`); `None` scatters nothing.
     pub palette: Option<crate::scatter::Palette>,
     /// The generation graph; `None` uses the conventional pipeline.
@@ -364,6 +366,7 @@ impl Recipe {
         let regions = stroke_list("regions", &mut r, d);
         let edits = stroke_list("edits", &mut r, d);
         let exclusions = stroke_list("exclusions", &mut r, d);
+        let foliage_paint = stroke_list("foliage_paint", &mut r, d);
         let palette = match r.raw("palette") {
             Some(v @ Value::Object(_)) => {
                 let at = r.at("palette");
@@ -426,6 +429,7 @@ impl Recipe {
             regions,
             edits,
             exclusions,
+            foliage_paint,
             palette,
             graph,
             preset,
@@ -444,6 +448,21 @@ impl Recipe {
                         recipe.size_f32(),
                         &entry(&member(path, "landforms"), &name),
                         d,
+                    );
+                }
+            }
+            for (i, v) in recipe.foliage_paint.iter().enumerate() {
+                let Some(f) = v.get("foliage").and_then(Value::as_str) else {
+                    continue;
+                };
+                let known = recipe
+                    .palette
+                    .as_ref()
+                    .is_some_and(|p| p.foliage_type(f).is_some());
+                if !known {
+                    d.push(
+                        format!("{}.foliage", index(&member(path, "foliage_paint"), i)),
+                        format!("names foliage type `{f}`, which the palette's `foliage` section does not define"),
                     );
                 }
             }
@@ -519,6 +538,7 @@ impl Recipe {
             ("regions", &self.regions),
             ("edits", &self.edits),
             ("exclusions", &self.exclusions),
+            ("foliage_paint", &self.foliage_paint),
         ] {
             if !list.is_empty() {
                 m.insert(key.into(), Value::Array(list.clone()));
@@ -544,9 +564,12 @@ impl Recipe {
             .expect("the empty recipe is valid (checked by a test)")
     }
 
-    /// True when the recipe holds brush strokes (edits, exclusions or regions).
+    /// True when the recipe holds brush strokes (edits, exclusions, regions or foliage paint).
     pub fn has_strokes(&self) -> bool {
-        !(self.edits.is_empty() && self.exclusions.is_empty() && self.regions.is_empty())
+        !(self.edits.is_empty()
+            && self.exclusions.is_empty()
+            && self.regions.is_empty()
+            && self.foliage_paint.is_empty())
     }
 
     /// Removes every stroke (layers stay).
@@ -554,6 +577,7 @@ impl Recipe {
         self.edits.clear();
         self.exclusions.clear();
         self.regions.clear();
+        self.foliage_paint.clear();
     }
 
     /// Takes `other`'s strokes and layers (everything editing changes), keeping the rest.
@@ -561,6 +585,7 @@ impl Recipe {
         self.edits = other.edits.clone();
         self.exclusions = other.exclusions.clone();
         self.regions = other.regions.clone();
+        self.foliage_paint = other.foliage_paint.clone();
         self.layers = other.layers.clone();
     }
 
@@ -739,6 +764,16 @@ fn check_palette(
                         "{}.biomes[{i}]",
                         entry(&member(path, "placements"), &rule.id)
                     ),
+                    format!("names biome \"{b}\", which the recipe's `biomes` does not define"),
+                );
+            }
+        }
+    }
+    for t in &p.foliage {
+        for (i, b) in t.biomes.iter().flatten().enumerate() {
+            if !has_biome(b) {
+                d.push(
+                    format!("{}.biomes[{i}]", entry(&member(path, "foliage"), &t.id)),
                     format!("names biome \"{b}\", which the recipe's `biomes` does not define"),
                 );
             }

@@ -283,7 +283,7 @@ impl Preset {
         }
         let mut keys = vec!["palette"];
         if keep_strokes {
-            keys.extend(["regions", "edits", "exclusions"]);
+            keys.extend(["regions", "edits", "exclusions", "foliage_paint"]);
         }
         for key in keys {
             if let Some(v) = base.get(key) {

@@ -234,6 +234,7 @@ pub(super) fn parse_strokes(
     let list = match list {
         "edits" => List::Edits,
         "exclusions" => List::Exclusions,
+        "foliage_paint" => List::Foliage,
         _ => List::Regions,
     };
     let ctx = ParseContext {

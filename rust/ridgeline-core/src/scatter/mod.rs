@@ -13,6 +13,9 @@
 //!   nothing is invented).
 //! - [`chunks`]: placements grouped by render chunk and rule, in an even thinning order.
 //! - [`thinning`]: how many of a chunk's placements to draw at a distance.
+//! - [`foliage`]: seed-004 foliage types (the palette's `foliage` section).
+//! - [`foliage_place`]: per-chunk foliage placement (per cell `floor(n)` plus one by hash, one
+//!   fixed even order per chunk).
 //!
 //! A placement's identity is its owner, palette, rule and lattice square ([`Scatter::key`]):
 //! changing the terrain resolution, other rules or the rule order never changes it.
@@ -20,6 +23,8 @@
 pub mod chunks;
 pub mod cluster;
 pub mod filter;
+pub mod foliage;
+pub mod foliage_place;
 pub mod lattice;
 pub mod palette;
 pub mod place;

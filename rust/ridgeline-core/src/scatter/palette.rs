@@ -157,6 +157,8 @@ pub struct Palette {
     pub rock_density: f64,
     /// Rules in id order (the order never affects placements).
     pub rules: Vec<PlacementRule>,
+    /// Foliage types in id order (the `foliage` section, see [`super::foliage`]).
+    pub foliage: Vec<super::foliage::FoliageType>,
     /// The document as authored (canonical JSON, cache keys).
     source: Value,
 }
@@ -200,7 +202,7 @@ impl PlacementRule {
     }
 }
 
-fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty()
         && id
             .bytes()
@@ -322,6 +324,7 @@ impl Palette {
             tree_density,
             rock_density,
             rules: Vec::new(),
+            foliage: Vec::new(),
             source: v.clone(),
         };
         let at_placements = r.at("placements");
@@ -347,11 +350,17 @@ impl Palette {
                 format!("must be an object of named rules, got {}", type_name(other)),
             ),
         }
+        if let Some(fv) = r.raw("foliage") {
+            palette.foliage = super::foliage::read_section(fv, &r.at("foliage"), d);
+        }
         r.finish(d);
-        if palette.material_set.is_none() && !v.get("placements").is_some_and(has_entries) {
+        if palette.material_set.is_none()
+            && !v.get("placements").is_some_and(has_entries)
+            && !v.get("foliage").is_some_and(has_entries)
+        {
             d.push(
                 path,
-                "a palette must supply a material_set or at least one placement",
+                "a palette must supply a material_set or at least one placement (or foliage type)",
             );
         }
         // Densities against the lattice, once the multipliers are known.
@@ -388,6 +397,11 @@ impl Palette {
     /// The document as authored.
     pub fn to_value(&self) -> Value {
         self.source.clone()
+    }
+
+    /// The foliage type with id `id`.
+    pub fn foliage_type(&self, id: &str) -> Option<&super::foliage::FoliageType> {
+        self.foliage.iter().find(|t| t.id == id)
     }
 
     /// The rule with id `id`.

@@ -177,18 +177,53 @@ pub fn build(
 }
 
 fn build_parts(placements: &[&Placement], rule: &RuleRender, t: &Target, out: &mut BuiltGroup) {
-    let mut rs = RenderingServer::singleton();
-    let n = placements.len();
     let xforms: Vec<Transform3D> = placements.iter().map(|p| placement_transform(p)).collect();
     let smax = placements.iter().fold(0.0f32, |m, p| m.max(p.scale));
+    build_parts_from(&xforms, smax, rule, t, out);
+}
+
+/// A MultiMesh group drawing ready instance transforms (terrain-local; `smax`: their largest
+/// uniform scale, for the bounds) with `rule`'s meshes and settings: no collision, no nodes.
+/// Foliage chunks are built this way.
+pub fn transform_group(
+    rule_index: u16,
+    xforms: &[Transform3D],
+    smax: f32,
+    rule: &Rc<RuleRender>,
+    t: &Target,
+) -> BuiltGroup {
+    let mut out = BuiltGroup {
+        rule: rule_index,
+        count: xforms.len(),
+        visible: usize::MAX,
+        parts: Vec::new(),
+        body: None,
+        shapes_per_placement: 0,
+        nodes: Vec::new(),
+        settings: rule.clone(),
+    };
+    if !xforms.is_empty() {
+        build_parts_from(xforms, smax, rule, t, &mut out);
+    }
+    out
+}
+
+fn build_parts_from(
+    xforms: &[Transform3D],
+    smax: f32,
+    rule: &RuleRender,
+    t: &Target,
+    out: &mut BuiltGroup,
+) {
+    let mut rs = RenderingServer::singleton();
+    let n = xforms.len();
     let (mut lo, mut hi) = (
         Vector3::splat(f32::INFINITY),
         Vector3::splat(f32::NEG_INFINITY),
     );
-    for p in placements {
-        let v = Vector3::new(p.position[0], p.position[1], p.position[2]);
-        lo = lo.coord_min(v);
-        hi = hi.coord_max(v);
+    for x in xforms {
+        lo = lo.coord_min(x.origin);
+        hi = hi.coord_max(x.origin);
     }
     let mut buffer = vec![0.0f32; n * 12];
     for part in &rule.geometry.meshes {

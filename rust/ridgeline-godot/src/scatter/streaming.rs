@@ -12,6 +12,13 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Chunks built on demand instead of from indexed placements (foliage: placed by the core
+/// when a chunk comes within the build radius).
+pub trait ChunkSource {
+    /// Builds chunk `c` (an index into the chunk grid) with `rules` (by rule index).
+    fn build(&self, c: usize, rules: &[Option<Rc<RuleRender>>], target: &Target) -> BuiltChunk;
+}
+
 /// A placement's identity without its owner and palette: rule index and lattice square.
 pub type Ident = (u16, u32, u32);
 
@@ -38,6 +45,8 @@ pub struct Streamer {
     queued_radius: f32,
     /// Node-mode objects by key.
     pub objects: HashMap<String, Gd<Node3D>>,
+    /// Chunks come from a [`ChunkSource`] (every chunk of the grid may hold something).
+    pub on_demand: bool,
     /// Chunks built and chunks rebuilt after placement changes (test counters).
     pub builds: u64,
     pub rebuilds: u64,
@@ -155,9 +164,24 @@ impl Streamer {
         self.built.clear();
     }
 
+    /// Frees the built chunks `chunks` (indices into the grid); they are queued again on the
+    /// next frame.
+    pub fn free_chunks(&mut self, chunks: &[usize]) {
+        for &c in chunks {
+            if let Some(b) = self.built.get_mut(c).and_then(Option::take) {
+                b.free(None);
+                self.rebuilds += 1;
+            }
+        }
+        let built = &self.built;
+        self.built_ids.retain(|&c| built[c].is_some());
+        self.queued_at = None;
+    }
+
     /// One frame: frees chunks beyond the radius, builds queued chunks nearest first until
     /// `budget_usec` is spent (at least one; negative: all), then thins every built chunk.
-    /// Returns the chunks built.
+    /// Chunks come from `source` when given (an on-demand streamer), else from the indexed
+    /// placements. Returns the chunks built.
     #[allow(clippy::too_many_arguments)]
     pub fn frame(
         &mut self,
@@ -167,10 +191,12 @@ impl Streamer {
         target: &Target,
         parent: &mut Gd<Node3D>,
         terrain: &Gd<Node3D>,
+        source: Option<&dyn ChunkSource>,
     ) -> (usize, Vec<(String, Gd<Node3D>)>) {
-        let Some(scatter) = self.scatter.clone() else {
+        let scatter = self.scatter.clone();
+        if scatter.is_none() && source.is_none() {
             return (0, Vec::new());
-        };
+        }
         let size = self.index.chunk_size;
         let moved = self.queued_radius != radius
             || self
@@ -190,18 +216,24 @@ impl Streamer {
             if self.built[c].is_some() {
                 continue;
             }
-            let key = |p: &Placement| scatter.key(&self.owner, p);
-            let chunk = chunk_build::build(
-                &scatter,
-                &self.index.groups[c],
-                &self.rules,
-                target,
-                parent,
-                terrain,
-                &mut HashMap::new(),
-                &key,
-                &mut spawned,
-            );
+            let chunk = match (source, &scatter) {
+                (Some(src), _) => src.build(c, &self.rules, target),
+                (None, Some(scatter)) => {
+                    let key = |p: &Placement| scatter.key(&self.owner, p);
+                    chunk_build::build(
+                        scatter,
+                        &self.index.groups[c],
+                        &self.rules,
+                        target,
+                        parent,
+                        terrain,
+                        &mut HashMap::new(),
+                        &key,
+                        &mut spawned,
+                    )
+                }
+                (None, None) => break,
+            };
             self.built[c] = Some(chunk);
             self.built_ids.push(c);
             self.builds += 1;
@@ -265,7 +297,7 @@ impl Streamer {
         for z in lo(viewer.z, nz)..hi(viewer.z, nz) {
             for x in lo(viewer.x, nx)..hi(viewer.x, nx) {
                 let c = z * nx + x;
-                if self.built[c].is_some() || self.index.groups[c].is_empty() {
+                if self.built[c].is_some() || (!self.on_demand && self.index.groups[c].is_empty()) {
                     continue;
                 }
                 let d = self.rect_distance(c, viewer);

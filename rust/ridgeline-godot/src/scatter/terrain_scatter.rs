@@ -77,6 +77,8 @@ pub struct TerrainScatter {
     rule_settings: VarDictionary,
 
     streamer: Streamer,
+    /// The palette's foliage types (placed per chunk on demand).
+    foliage: super::foliage_layer::FoliageLayer,
     /// What the streamer was built from: scatter, exclusion revision, removal revision.
     synced: Option<(Arc<ridgeline_core::scatter::Scatter>, u64, u64)>,
     /// Rules must be resolved again (settings, chunk size or palette changed).
@@ -103,6 +105,7 @@ impl INode3D for TerrainScatter {
             build_budget_usec: 2000,
             rule_settings: VarDictionary::new(),
             streamer: Streamer::default(),
+            foliage: Default::default(),
             synced: None,
             rules_dirty: true,
             palette: None,
@@ -128,6 +131,7 @@ impl INode3D for TerrainScatter {
 
     fn exit_tree(&mut self) {
         self.streamer.reset();
+        self.foliage.reset();
         self.synced = None;
     }
 }
@@ -144,6 +148,7 @@ impl TerrainScatter {
     pub fn set_terrain_path(&mut self, path: NodePath) {
         self.terrain_path = path;
         self.streamer.reset();
+        self.foliage.reset();
         self.synced = None;
         self.rules_dirty = true;
     }
@@ -157,6 +162,7 @@ impl TerrainScatter {
         }
         self.chunk_size = size;
         self.streamer.reset();
+        self.foliage.reset();
         self.synced = None;
     }
 
@@ -175,6 +181,7 @@ impl TerrainScatter {
     pub fn set_rule_settings(&mut self, settings: VarDictionary) {
         self.rule_settings = settings;
         self.rules_dirty = true;
+        self.foliage.dirty = true;
     }
 
     /// One update as a frame does it, for a viewer at global position `viewer`: follows the
@@ -197,9 +204,19 @@ impl TerrainScatter {
             &target,
             &mut parent,
             &terrain,
+            None,
         );
         self.announce(spawned);
-        built as i64
+        let foliage = self.foliage.frame(
+            &terrain,
+            local,
+            self.build_radius,
+            self.chunk_size,
+            budget_usec,
+            &self.rule_settings,
+            &target,
+        );
+        (built + foliage) as i64
     }
 
     /// Builds every chunk within [member build_radius] of the current camera now (no budget).
@@ -309,29 +326,44 @@ impl TerrainScatter {
         Vector2i::new(self.streamer.builds as i32, self.streamer.rebuilds as i32)
     }
 
-    /// Instances of rule `rule` in built chunk `chunk`: the instance count allocated in its
+    /// Instances of rule (or foliage type) `rule` in built chunk `chunk`: the instance count allocated in its
     /// MultiMeshes (node-mode objects in node mode); -1 when the chunk is not built or holds
     /// none of the rule.
     #[func]
     pub fn get_chunk_instance_count(&self, chunk: Vector2i, rule: GString) -> i64 {
-        self.with_group(chunk, &rule, |g| match g.parts.first() {
+        let count = |g: &super::chunk_build::BuiltGroup| match g.parts.first() {
             Some(p) => p.instances as i64,
             None => g.nodes.len() as i64,
-        })
+        };
+        self.foliage
+            .with_group(chunk, &rule.to_string(), count)
+            .unwrap_or_else(|| self.with_group(chunk, &rule, count))
     }
 
-    /// Instances of rule `rule` drawn in built chunk `chunk` after distance thinning: the
+    /// Instances of rule (or foliage type) `rule` drawn in built chunk `chunk` after distance thinning: the
     /// visible instance count last written to its MultiMeshes (node-mode objects are not
     /// thinned); -1 when the chunk is not built or holds none.
     #[func]
     pub fn get_chunk_visible_count(&self, chunk: Vector2i, rule: GString) -> i64 {
-        self.with_group(chunk, &rule, |g| {
+        let count = |g: &super::chunk_build::BuiltGroup| {
             if g.parts.is_empty() {
                 g.nodes.len() as i64
             } else {
                 g.visible.min(g.count) as i64
             }
-        })
+        };
+        self.foliage
+            .with_group(chunk, &rule.to_string(), count)
+            .unwrap_or_else(|| self.with_group(chunk, &rule, count))
+    }
+
+    /// Foliage chunks built now, and foliage chunk builds and re-placements since the node was
+    /// created (`Vector3i(built now, builds, re-placed)`): an edit re-places only the built
+    /// chunks it touches.
+    #[func]
+    pub fn get_foliage_build_counts(&self) -> Vector3i {
+        let s = &self.foliage.streamer;
+        Vector3i::new(s.built_ids.len() as i32, s.builds as i32, s.rebuilds as i32)
     }
 
     /// Instances drawn after thinning and placed in built chunks (`Vector2i(drawn, placed)`).

@@ -17,6 +17,7 @@ pub(super) mod flags {
     pub const EXCLUSION: i32 = 16;
     pub const REGIONS: i32 = 32;
     pub const WATER: i32 = 64;
+    pub const FOLIAGE: i32 = 128;
 }
 
 #[godot_api(secondary)]
@@ -65,6 +66,7 @@ pub(super) fn layers_of(change: &Change, water: bool) -> i32 {
     set(!change.exclusion.is_empty(), flags::EXCLUSION);
     set(!change.regions.is_empty(), flags::REGIONS);
     set(water && !change.heights.is_empty(), flags::WATER);
+    set(!change.foliage.is_empty(), flags::FOLIAGE);
     out
 }
 

@@ -335,6 +335,7 @@ impl Terrain3D {
             self.write_strokes_to_asset(s);
         }
         let t = change.touched;
+        self.foliage_feed.touched(t.union(&change.foliage));
         let region = Rect2i::new(
             Vector2i::new(t.x0 as i32, t.z0 as i32),
             Vector2i::new(t.width() as i32, t.depth() as i32),

@@ -227,6 +227,7 @@ impl Terrain3D {
                 }
                 let origin = prepared.origin;
                 *self.prepared_mut() = Some(Arc::new(prepared));
+                self.foliage_feed.regenerated();
                 // Water bank warnings: pushed, listed by get_warnings() and appended to the
                 // message (`generated; water warnings: …`).
                 let water_warnings = self.water_warnings();

@@ -32,6 +32,7 @@ impl INode3D for Terrain3D {
             use_generation_cache: true,
             scatter_exclusions: PackedStringArray::new(),
             scatter_exclusions_revision: 0,
+            foliage_feed: Default::default(),
             view: Rc::new(QueryView::default()),
             pending_chunks: None,
             source_replaced: false,

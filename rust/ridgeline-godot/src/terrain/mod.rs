@@ -118,6 +118,8 @@ pub struct Terrain3D {
     scatter_exclusions: PackedStringArray,
     /// Bumped whenever [member scatter_exclusions] changes (scatter nodes poll it).
     scatter_exclusions_revision: u64,
+    /// What changed for foliage (scatter nodes poll it).
+    foliage_feed: foliage::FoliageFeed,
 
     /// The current surface and placement, shared with the hot queries (see [`query_view`]).
     view: Rc<QueryView>,
@@ -342,6 +344,7 @@ mod draft_generation;
 mod edit_session;
 mod editing;
 mod editor_history;
+pub mod foliage;
 mod generation;
 mod height_rect;
 pub mod job;

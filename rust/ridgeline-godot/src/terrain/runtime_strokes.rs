@@ -15,7 +15,8 @@ impl Terrain3D {
     /// The strokes applied to this terrain since it was generated from its source and not in
     /// the source's recipe — [method apply_stroke], [method set_height_rect] and the other
     /// runtime writes, minus undone ones — as stroke Dictionaries (the recipe's stroke JSON
-    /// shape), height edits first, then exclusions, then regions, each list in the order applied.
+    /// shape), height edits first, then exclusions, then regions, then foliage density, each list
+    /// in the order applied.
     /// A game saves them and hands them to [method apply_strokes] after loading the same
     /// terrain. Layer toggles are not included. In the editor, where strokes are written into
     /// the asset, this is empty. Empty before anything was edited.
@@ -34,7 +35,12 @@ impl Terrain3D {
         let counts = |r: &Recipe| [r.edits.len(), r.exclusions.len(), r.regions.len()];
         let base = source.as_ref().map_or([0; 3], counts);
         let lists = [&edited.edits, &edited.exclusions, &edited.regions];
-        for (list, skip) in lists.into_iter().zip(base) {
+        let foliage = source.as_ref().map_or(0, |r| r.foliage_paint.len());
+        let lists = lists
+            .into_iter()
+            .zip(base)
+            .chain([(&edited.foliage_paint, foliage)]);
+        for (list, skip) in lists {
             for v in list.iter().skip(skip) {
                 match from_json(v).try_to::<VarDictionary>() {
                     Ok(d) => out.push(&d),
@@ -131,6 +137,7 @@ fn merge(into: &mut Change, c: Change) {
     u(&mut into.holes, c.holes);
     u(&mut into.exclusion, c.exclusion);
     u(&mut into.regions, c.regions);
+    u(&mut into.foliage, c.foliage);
     for k in c.chunks {
         if !into.chunks.contains(&k) {
             into.chunks.push(k);
@@ -140,7 +147,7 @@ fn merge(into: &mut Change, c: Change) {
 
 impl Terrain3D {
     /// The recipe of the source (asset document or inline recipe); `None` for cooked assets.
-    fn source_recipe(&self) -> Option<Recipe> {
+    pub(super) fn source_recipe(&self) -> Option<Recipe> {
         match (&self.asset, self.recipe.is_empty()) {
             (Some(a), _) => a.bind().document().map(|d| d.recipe().clone()),
             (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")

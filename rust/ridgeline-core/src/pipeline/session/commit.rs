@@ -19,6 +19,9 @@ impl EditSession {
         start: Rect,
         holes: Rect,
     ) -> std::result::Result<Change, (usize, String)> {
+        if list == List::Foliage {
+            return Ok(self.commit_foliage(kind, start));
+        }
         let [w, h] = self.grid.samples();
         // Holes first: they read nothing else, and a refusal must leave everything unchanged.
         let before_holes = self.hole_values(holes);
@@ -92,6 +95,7 @@ impl EditSession {
             holes,
             before_holes,
             after_holes,
+            foliage: None,
         };
         let changed = changed_cells(holes, &record.before_holes, &record.after_holes);
         let mut change = self.change(heights_rect, mask_rect, changed);
@@ -110,6 +114,9 @@ impl EditSession {
     }
 
     pub(super) fn restore(&mut self, record: &Record, after: bool) -> Change {
+        if let Some(f) = &record.foliage {
+            return self.restore_foliage(f, after);
+        }
         let r = record.heights;
         if !r.is_empty() {
             let before = record.before_heights.unpack();
@@ -237,6 +244,7 @@ impl EditSession {
             holes,
             exclusion: Rect::EMPTY,
             regions: Rect::EMPTY,
+            foliage: Rect::EMPTY,
         }
     }
 }
