@@ -400,12 +400,12 @@ pub fn blend_toward(s: &mut [u8], role: usize, t: f32) {
     let mut order = [(0u32, 0usize); WEIGHT_SLOTS];
     let mut n = 0;
     let mut total = 0u32;
-    for k in 0..s.len() {
+    for (k, v) in s.iter_mut().enumerate() {
         if k == role {
             continue;
         }
-        let num = s[k] as u32 * rest_new;
-        s[k] = (num / rest_old) as u8;
+        let num = *v as u32 * rest_new;
+        *v = (num / rest_old) as u8;
         total += num / rest_old;
         if n < WEIGHT_SLOTS {
             order[n] = (num % rest_old, k);

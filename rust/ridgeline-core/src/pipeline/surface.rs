@@ -423,8 +423,9 @@ impl SurfaceState {
         let roles = self.cls.roles();
         let mut changed = false;
         for z in rect.z0..rect.z1.min(h) {
-            for i in z * w + rect.x0..z * w + rect.x1.min(w) {
-                let r = role(i, roles[i] as u8);
+            let (a, b) = (z * w + rect.x0, z * w + rect.x1.min(w));
+            for (i, &classified) in (a..b).zip(&roles[a.min(b)..b]) {
+                let r = role(i, classified as u8);
                 if let Some(slot) = self.published.role_ids.get_mut(i)
                     && *slot != r
                 {

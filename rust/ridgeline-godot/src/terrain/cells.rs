@@ -60,22 +60,20 @@ impl Terrain3D {
     /// do not sum to 255.
     #[func]
     pub fn set_cells(&mut self, rect: Rect2i, layers: i32, data: PackedByteArray) -> bool {
-        let (grid, r) = {
+        let r = {
             let prepared = self.prepared();
             let Some(p) = prepared.as_ref() else {
                 godot_error!("Terrain3D.set_cells: nothing generated yet");
                 return false;
             };
-            let g = *p.field.grid();
-            match check(rect, layers, g.samples()) {
-                Ok(r) => (g, r),
+            match check(rect, layers, p.field.grid().samples()) {
+                Ok(r) => r,
                 Err(e) => {
                     godot_error!("Terrain3D.set_cells: {e}; nothing changed");
                     return false;
                 }
             }
         };
-        let _ = grid;
         let bytes = data.as_slice();
         let need: usize = CELL_LAYERS
             .iter()

@@ -315,13 +315,18 @@ impl Terrain3D {
         self.pending_chunks = None;
         let [nx, _] = field.grid().chunks();
         // Touched chunks mesh in parallel (pure core work); server updates follow on this thread.
-        let built: Vec<_> = ridgeline_core::mesh::par_map(&change.chunks, |&[cx, cz]| {
-            (
-                (cz * nx + cx) as usize,
-                ridgeline_core::mesh::build_chunk(&field, cx, cz),
-                ridgeline_core::mesh::chunk_collision(&field, cx, cz),
-            )
-        });
+        // (No chunks — a paint write — skips the thread pool entirely.)
+        let built: Vec<_> = if change.chunks.is_empty() {
+            Vec::new()
+        } else {
+            ridgeline_core::mesh::par_map(&change.chunks, |&[cx, cz]| {
+                (
+                    (cz * nx + cx) as usize,
+                    ridgeline_core::mesh::build_chunk(&field, cx, cz),
+                    ridgeline_core::mesh::chunk_collision(&field, cx, cz),
+                )
+            })
+        };
         for (i, mesh, col) in &built {
             self.chunks.update_chunk(*i, mesh, col);
         }

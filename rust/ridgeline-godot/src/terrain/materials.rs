@@ -383,7 +383,7 @@ impl Terrain3D {
         let [w, d] = p.field.grid().samples();
         let classes = surface_classes::of(&p);
         let m = &mut self.materials;
-        let (Some(table), Some(tex)) = (m.table.clone(), m.control.as_mut()) else {
+        let Some(table) = m.table.clone().filter(|_| m.control.is_some()) else {
             return;
         };
         if m.control_dims != [w, d] {
@@ -408,7 +408,6 @@ impl Terrain3D {
         if before == m.texels {
             return;
         }
-        let _ = tex;
         // Uploaded on the next frame, once for every edit of the frame (`flush_paint_uploads`).
         self.user_paint.control_pending = true;
         self.base_mut().set_process(true);

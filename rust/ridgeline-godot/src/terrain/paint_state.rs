@@ -56,8 +56,9 @@ impl PaintState {
             return;
         }
         for z in rect.z0..rect.z1 {
-            for i in z * w + rect.x0..z * w + rect.x1 {
-                self.classified[i] = cls[i] as u8;
+            let (a, b) = (z * w + rect.x0, z * w + rect.x1);
+            for (dst, &r) in self.classified[a..b].iter_mut().zip(&cls[a..b]) {
+                *dst = r as u8;
             }
         }
     }

@@ -247,3 +247,11 @@ fn idempotent(stroke: &Stroke) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+impl EditSession {
+    /// Parsing alone (timing probe).
+    pub(crate) fn parse_probe(&self, value: &Value) -> bool {
+        self.parse_one(value, List::Regions).is_ok()
+    }
+}
