@@ -324,36 +324,3 @@ fn paint_strokes_round_trip_their_json() {
     let again = EditSession::new(s.recipe().clone(), s.field().clone(), None).unwrap();
     assert_eq!(again.paint(), s.paint());
 }
-
-#[test]
-#[ignore = "timing probe: cargo test --release -- --ignored --nocapture paint_stamp_timing"]
-fn paint_stamp_timing() {
-    let grid = crate::grid::Grid::new([1024.0, 1024.0], [1024, 1024], 64).unwrap();
-    let field = crate::heightfield::Heightfield::new(grid, vec![0.0; 1025 * 1025], None).unwrap();
-    let mut s = EditSession::new(recipe_1km(), field, None).unwrap();
-    let n = 2000;
-    let t = std::time::Instant::now();
-    for k in 0..n {
-        let v = user_channel(0, 1.0, [100.0 + k as f64 * 0.083, 300.0], 2.0);
-        s.apply_paint_stamp(&v).unwrap();
-    }
-    eprintln!(
-        "apply_paint_stamp: {:.2} us",
-        t.elapsed().as_secs_f64() * 1e6 / n as f64
-    );
-    let t = std::time::Instant::now();
-    for k in 0..n {
-        let v = user_channel(0, 1.0, [100.0 + k as f64 * 0.083, 300.0], 2.0);
-        std::hint::black_box(s.parse_probe(&v));
-    }
-    eprintln!(
-        "parse: {:.2} us",
-        t.elapsed().as_secs_f64() * 1e6 / n as f64
-    );
-}
-
-fn recipe_1km() -> Recipe {
-    let text =
-        r#"{"size": [1024, 1024], "resolution": [1024, 1024], "chunk_cells": 64, "seed": 5}"#;
-    Document::parse(text, "t").unwrap().recipe().clone()
-}

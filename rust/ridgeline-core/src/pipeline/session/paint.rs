@@ -247,11 +247,3 @@ fn idempotent(stroke: &Stroke) -> bool {
         _ => false,
     }
 }
-
-#[cfg(test)]
-impl EditSession {
-    /// Parsing alone (timing probe).
-    pub(crate) fn parse_probe(&self, value: &Value) -> bool {
-        self.parse_one(value, List::Regions).is_ok()
-    }
-}
