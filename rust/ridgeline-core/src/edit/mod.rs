@@ -7,6 +7,8 @@
 //! - [`stroke`]: the stroke model (JSON shape, footprints); `stroke_parse` validates it.
 //! - [`foliage_density`]: painted foliage density maps (a replayable stroke).
 //! - [`height_patch`]: absolute heights over a sample rectangle (a replayable stroke).
+//! - [`paint`]: the painted per-sample layers (user channels, surface paint weights) and the
+//!   strokes that write them; [`paint_patch`] their absolute-bytes patch stroke.
 //! - [`brush`]: brush weights (radius, strength, falloff, slope limits, mask images).
 //! - [`apply`]: the per-stamp operations on a window of samples.
 //! - [`history`]: compressed before/after records.
@@ -19,6 +21,8 @@ pub mod height_patch;
 mod height_patch_tests;
 pub mod history;
 pub mod layer;
+pub mod paint;
+pub mod paint_patch;
 pub mod rect;
 pub mod stroke;
 mod stroke_parse;

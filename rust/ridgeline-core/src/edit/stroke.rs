@@ -11,6 +11,7 @@
 use super::brush::{Brush, MaskImage, Shape};
 use super::height_patch::HeightPatch;
 use super::layer::Layer;
+use super::paint::{PaintPatch, PaintSurfaceOp, UserChannelOp};
 use super::rect::Rect;
 use crate::doc::write::json_number;
 use crate::grid::Grid;
@@ -49,13 +50,15 @@ impl List {
             "exclude" | "erase" => Some(List::Exclusions),
             "region" => Some(List::Regions),
             super::foliage_density::TYPE => Some(List::Foliage),
+            // Painted layers (`super::paint`) live beside the painted regions.
+            "user_channel" | "paint_surface" | "paint_patch" => Some(List::Regions),
             _ => None,
         }
     }
 }
 
 /// Every stroke type, for messages.
-pub const STROKE_TYPES: [&str; 13] = [
+pub const STROKE_TYPES: [&str; 16] = [
     "raise",
     "lower",
     "flatten",
@@ -69,6 +72,9 @@ pub const STROKE_TYPES: [&str; 13] = [
     "region",
     "height_patch",
     "foliage_density",
+    "user_channel",
+    "paint_surface",
+    "paint_patch",
 ];
 
 /// The operation of a stroke.
@@ -122,6 +128,12 @@ pub enum Op {
         /// Target multiplier 0..=1 (0 removes the foliage).
         density: f64,
     },
+    /// Writes a user channel (see [`super::paint`]).
+    UserChannel(UserChannelOp),
+    /// Paints a surface role (see [`super::paint`]).
+    PaintSurface(PaintSurfaceOp),
+    /// Absolute painted-layer bytes over a sample rectangle (see [`super::paint`]).
+    PaintPatch(PaintPatch),
 }
 
 impl Op {
@@ -141,6 +153,9 @@ impl Op {
             Op::Region(_) => "region",
             Op::HeightPatch(_) => super::height_patch::TYPE,
             Op::FoliageDensity { .. } => super::foliage_density::TYPE,
+            Op::UserChannel(_) => "user_channel",
+            Op::PaintSurface(_) => "paint_surface",
+            Op::PaintPatch(_) => "paint_patch",
         }
     }
 }
@@ -220,6 +235,10 @@ impl Stroke {
             p.write_fields(&mut m);
             return Value::Object(m);
         }
+        if let Op::PaintPatch(p) = &self.op {
+            super::paint_patch::write_fields(p, &mut m);
+            return Value::Object(m);
+        }
         let num = |x: f64| json_number(x);
         let b = &self.brush;
         // Brush numbers are stored as written (f64 in JSON); the f32 copies only drive
@@ -297,7 +316,22 @@ impl Stroke {
                 m.insert("foliage".into(), Value::from(foliage.clone()));
                 m.insert("density".into(), num(*density));
             }
-            Op::Smooth | Op::Exclude | Op::Erase | Op::HeightPatch(_) => {}
+            Op::UserChannel(u) => {
+                m.insert("channel".into(), Value::from(u.channel));
+                m.insert("value".into(), f32n(u.value));
+                if u.id {
+                    m.insert("mode".into(), Value::from("id"));
+                }
+            }
+            Op::PaintSurface(p) => {
+                let name =
+                    crate::biome::roles::Role::from_id(p.surface).map_or("ground", |r| r.name());
+                m.insert("surface".into(), Value::from(name));
+                if p.blend {
+                    m.insert("mode".into(), Value::from("blend"));
+                }
+            }
+            Op::Smooth | Op::Exclude | Op::Erase | Op::HeightPatch(_) | Op::PaintPatch(_) => {}
         }
         Value::Object(m)
     }
@@ -343,10 +377,23 @@ impl Stroke {
                 let [w, h] = grid.samples();
                 return p.rect.intersect(&Rect::new(0, 0, w, h));
             }
+            Op::PaintPatch(p) => {
+                let [w, h] = grid.samples();
+                return p.rect.intersect(&Rect::new(0, 0, w, h));
+            }
             _ => {}
         }
         self.stamps()
             .fold(Rect::EMPTY, |acc, c| acc.union(&self.stamp_rect(grid, c)))
+    }
+
+    /// True for a stroke that writes the painted layers (user channels, surface paint) and
+    /// nothing else (see [`super::paint`]).
+    pub fn is_paint(&self) -> bool {
+        matches!(
+            self.op,
+            Op::UserChannel(_) | Op::PaintSurface(_) | Op::PaintPatch(_)
+        )
     }
 
     /// True for a `hole` stroke (it writes the hole mask, not heights).
@@ -357,7 +404,11 @@ impl Stroke {
     /// Rings of neighbouring samples one stamp reads around each sample it writes.
     pub fn reads(&self) -> usize {
         match self.op {
-            Op::Hole { .. } | Op::HeightPatch(_) => 0,
+            Op::Hole { .. }
+            | Op::HeightPatch(_)
+            | Op::UserChannel(_)
+            | Op::PaintSurface(_)
+            | Op::PaintPatch(_) => 0,
             Op::Smooth => 1,
             Op::Ramp { .. } => 2 + self.brush.slope_reads(),
             _ => self.brush.slope_reads(),
@@ -393,7 +444,7 @@ impl Stroke {
     pub fn mergeable(&self, other: &Stroke) -> bool {
         !matches!(
             self.op,
-            Op::Protect { .. } | Op::Ramp { .. } | Op::HeightPatch(_)
+            Op::Protect { .. } | Op::Ramp { .. } | Op::HeightPatch(_) | Op::PaintPatch(_)
         ) && self.op == other.op
             && self.layer == other.layer
             && self.brush == other.brush

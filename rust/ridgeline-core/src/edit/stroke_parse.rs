@@ -29,6 +29,11 @@ impl Stroke {
         {
             return super::height_patch::parse(v, path, ctx, d);
         }
+        if list == List::Regions
+            && v.get("type").and_then(Value::as_str) == Some(super::paint_patch::TYPE)
+        {
+            return super::paint_patch::parse(v, path, ctx, d);
+        }
         if !v.is_object() {
             d.push(
                 path,
@@ -315,6 +320,15 @@ impl Stroke {
                 }
                 let density = r.f64(d, "density", 1.0, within(0.0, 1.0));
                 Op::FoliageDensity { foliage, density }
+            }
+            "user_channel" | "paint_surface" => {
+                if slope.is_some() {
+                    d.push(
+                        r.at("slope_min"),
+                        format!("slope limits do not apply to {type_id} strokes"),
+                    );
+                }
+                super::paint_patch::parse_brush_op(&type_id, &mut r, d)
             }
             _ => Op::Smooth,
         };

@@ -30,6 +30,8 @@ mod session_hardening_tests;
 #[cfg(test)]
 mod session_hole_tests;
 #[cfg(test)]
+mod session_paint_tests;
+#[cfg(test)]
 mod session_tests;
 #[cfg(test)]
 mod surface_tests;

@@ -34,6 +34,7 @@ mod derived;
 mod foliage_paint;
 mod holes;
 mod layers;
+mod paint;
 use holes::{changed_cells, cut_whole_chunk};
 pub use layers::{MAX_LAYER_NAME, USER_LAYER_KINDS};
 
@@ -61,6 +62,11 @@ pub struct Change {
     /// Samples whose painted foliage density changed (`foliage_density` strokes; empty when
     /// none did); `touched` includes them. Meshes are unaffected (`chunks` stays empty).
     pub foliage: Rect,
+    /// Samples whose user channels may have changed (paint strokes; `touched` includes them).
+    pub user_channels: Rect,
+    /// Samples whose surface paint weights may have changed (`touched` includes them; where
+    /// the painted role changed, `surface` too).
+    pub surface_paint: Rect,
 }
 
 /// An editable terrain.
@@ -76,6 +82,8 @@ pub struct EditSession {
     field: Heightfield,
     exclusion: Vec<f32>,
     regions: Vec<u16>,
+    /// User channels and surface paint (`crate::edit::paint`), replayed from the paint strokes.
+    paint: crate::edit::paint::PaintLayers,
     biome_names: Vec<String>,
     edits: Vec<Stroke>,
     exclusions: Vec<Stroke>,
@@ -142,6 +150,7 @@ impl EditSession {
             grid,
             exclusion: vec![0.0; n],
             regions: vec![0; n],
+            paint: crate::edit::paint::PaintLayers::new(n),
             base_exclusion: vec![0.0; n],
             base_regions: vec![0; n],
             biome_names,
@@ -179,6 +188,7 @@ impl EditSession {
             .write_holes(cells.x0, cells.z0, cells.x1, cells.z1, &holes)?;
         s.refresh_masks(all);
         s.replay_foliage(all);
+        s.replay_paint(all);
         Ok(s)
     }
 
@@ -386,6 +396,10 @@ impl EditSession {
             self.capture_protection(&mut value)?;
         }
         let stroke = self.parse_one(&value, list)?;
+        if stroke.is_paint() {
+            let v = stroke.to_value();
+            return Ok(self.commit_paint(stroke, v));
+        }
         let fp = stroke.footprint(&self.grid);
         self.list_mut(list).push(stroke.clone());
         self.values_mut(list).push(stroke.to_value());
@@ -455,6 +469,13 @@ impl EditSession {
             fp,
             holes,
         )
+        .map(|mut change| {
+            if list == List::Regions {
+                let p = self.refresh_layer_paint(id);
+                merge_paint(&mut change, &p);
+            }
+            change
+        })
         .map_err(|(i, o)| {
             self.recipe.layers[pos].enabled = !enabled;
             Error::invalid(
@@ -468,7 +489,8 @@ impl EditSession {
         })
     }
 
-    /// Undoes the last edit: restores the recipe and the stored before-values (no replay).
+    /// Undoes the last edit: restores the recipe and the stored before-values (paint strokes:
+    /// replays their footprint without them).
     pub fn undo(&mut self) -> Option<Change> {
         let record = self.history.pop()?;
         self.revert_recipe(&record.kind);
@@ -684,4 +706,12 @@ impl EditSession {
         }
         out
     }
+}
+
+/// Adds a paint change's rectangles to `change`.
+pub(super) fn merge_paint(change: &mut Change, p: &Change) {
+    change.touched = change.touched.union(&p.touched);
+    change.surface = change.surface.union(&p.surface);
+    change.user_channels = change.user_channels.union(&p.user_channels);
+    change.surface_paint = change.surface_paint.union(&p.surface_paint);
 }

@@ -411,6 +411,32 @@ impl SurfaceState {
         self.classifier.explain(&self.input(field), &self.cls, x, z)
     }
 
+    /// Republishes the roles of `rect` (samples) as `role(i, classified)` — painted surfaces
+    /// (`crate::edit::paint`) over the classified role. The classification itself keeps the
+    /// classified roles. Returns true when a published role changed.
+    pub fn override_roles(
+        &mut self,
+        rect: crate::edit::Rect,
+        role: impl Fn(usize, u8) -> u8,
+    ) -> bool {
+        let [w, h] = self.cls.grid().samples();
+        let roles = self.cls.roles();
+        let mut changed = false;
+        for z in rect.z0..rect.z1.min(h) {
+            let (a, b) = (z * w + rect.x0, z * w + rect.x1.min(w));
+            for (i, &classified) in (a..b).zip(&roles[a.min(b)..b]) {
+                let r = role(i, classified as u8);
+                if let Some(slot) = self.published.role_ids.get_mut(i)
+                    && *slot != r
+                {
+                    *slot = r;
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
     /// The published form, current after every update.
     pub fn published(&self) -> &Surface {
         &self.published

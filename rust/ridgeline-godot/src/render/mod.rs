@@ -5,6 +5,7 @@
 
 pub mod chunk_data;
 pub mod chunks;
+pub mod paint_texture;
 pub mod surface_material;
 pub mod water_node;
 pub mod water_surfaces;

@@ -16,3 +16,4 @@ pub mod saver;
 pub mod terrain_asset;
 pub mod texture_arrays;
 pub mod texture_layer;
+pub mod user_channel;

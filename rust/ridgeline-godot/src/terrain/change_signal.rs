@@ -61,7 +61,11 @@ pub(super) fn layers_of(change: &Change, water: bool) -> i32 {
         }
     };
     set(!change.heights.is_empty(), flags::HEIGHT);
-    set(!change.surface.is_empty(), flags::SURFACE);
+    set(
+        !change.surface.is_empty() || !change.surface_paint.is_empty(),
+        flags::SURFACE,
+    );
+    set(!change.user_channels.is_empty(), flags::USER_CHANNELS);
     set(!change.holes.is_empty(), flags::HOLES);
     set(!change.exclusion.is_empty(), flags::EXCLUSION);
     set(!change.regions.is_empty(), flags::REGIONS);

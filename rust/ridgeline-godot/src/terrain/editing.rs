@@ -294,6 +294,15 @@ impl Terrain3D {
                     }
                 }
             }
+            // Painted layers (user channels, surface weights) and the classified roles under them.
+            let pr = change.user_channels.union(&change.surface_paint);
+            let classified =
+                !prepared.paint.classified.is_empty() || !s.paint().weight_bytes().is_empty();
+            if !pr.is_empty() || (classified && !sr.is_empty()) {
+                let [w, _] = s.field().grid().samples();
+                let paint = Arc::make_mut(&mut Arc::make_mut(prepared).paint);
+                paint.copy_from(s, pr.union(&sr), w, classified);
+            }
             // Placements refiltered inside the touched rectangle (TerrainScatter follows).
             if let Some(sc) = s.scatter()
                 && !Arc::ptr_eq(sc, &prepared.scatter)
@@ -306,20 +315,30 @@ impl Terrain3D {
         self.pending_chunks = None;
         let [nx, _] = field.grid().chunks();
         // Touched chunks mesh in parallel (pure core work); server updates follow on this thread.
-        let built: Vec<_> = ridgeline_core::mesh::par_map(&change.chunks, |&[cx, cz]| {
-            (
-                (cz * nx + cx) as usize,
-                ridgeline_core::mesh::build_chunk(&field, cx, cz),
-                ridgeline_core::mesh::chunk_collision(&field, cx, cz),
-            )
-        });
+        // (No chunks — a paint write — skips the thread pool entirely.)
+        let built: Vec<_> = if change.chunks.is_empty() {
+            Vec::new()
+        } else {
+            ridgeline_core::mesh::par_map(&change.chunks, |&[cx, cz]| {
+                (
+                    (cz * nx + cx) as usize,
+                    ridgeline_core::mesh::build_chunk(&field, cx, cz),
+                    ridgeline_core::mesh::chunk_collision(&field, cx, cz),
+                )
+            })
+        };
         for (i, mesh, col) in &built {
             self.chunks.update_chunk(*i, mesh, col);
         }
         self.chunk_updates += built.len() as u64;
-        let [lo, hi] = field.height_range();
-        self.materials.surface.set("min_height", lo.to_variant());
-        self.materials.surface.set("max_height", hi.to_variant());
+        if !change.heights.is_empty() {
+            let [lo, hi] = field.height_range();
+            self.materials.surface.set("min_height", lo.to_variant());
+            self.materials.surface.set("max_height", hi.to_variant());
+        }
+        if !change.user_channels.is_empty() {
+            self.mark_user_channels(change.user_channels);
+        }
         let r = change.heights.union(&change.surface);
         if !r.is_empty() {
             self.update_control_rect(r.x0, r.z0, r.x1, r.z1);

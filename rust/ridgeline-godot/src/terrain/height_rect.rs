@@ -89,7 +89,7 @@ impl Terrain3D {
 }
 
 /// `rect` as a sample rectangle inside a `samples` grid, or why not.
-fn sample_rect(rect: Rect2i, samples: [usize; 2]) -> Result<Rect, String> {
+pub(super) fn sample_rect(rect: Rect2i, samples: [usize; 2]) -> Result<Rect, String> {
     let (p, s) = (rect.position, rect.size);
     let [w, h] = samples;
     if s.x <= 0 || s.y <= 0 {

@@ -45,6 +45,9 @@ pub struct Prepared {
     /// The recipe's palette (rule geometry and collision); `None` for cooked payloads, which
     /// store placements and rule ids only.
     pub palette: Option<Arc<ridgeline_core::scatter::Palette>>,
+    /// Painted layers (user channels, surface paint weights) and the classified roles under
+    /// them, copied from the edit session after every paint write.
+    pub paint: Arc<super::paint_state::PaintState>,
 }
 
 /// A finished job: the surface and its first chunk data.
@@ -173,6 +176,9 @@ fn prepare(
         .map(|e| format!("Terrain3D: development cache not written: {e}"))
         .into_iter()
         .collect();
+    if let Some(s) = &done.session {
+        out.0.paint = Arc::new(super::paint_state::PaintState::of_session(s));
+    }
     out.0.edits = done.session.map(|s| Arc::new(Mutex::new(s)));
     out.0.palette = recipe.palette.clone().map(Arc::new);
     Ok(out)
@@ -201,6 +207,9 @@ fn build(
         scatter,
     } = prepared;
     report(0.85, "meshing chunks and collision");
+    let paint = Arc::new(super::paint_state::PaintState::new(
+        field.grid().sample_count(),
+    ));
     let chunks = ChunkData::build(&field);
     report(1.0, "done");
     let prepared = Prepared {
@@ -218,6 +227,7 @@ fn build(
         sources,
         scatter,
         palette: None,
+        paint,
     };
     (prepared, chunks)
 }

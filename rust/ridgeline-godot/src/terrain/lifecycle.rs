@@ -33,6 +33,10 @@ impl INode3D for Terrain3D {
             scatter_exclusions: PackedStringArray::new(),
             scatter_exclusions_revision: 0,
             foliage_feed: Default::default(),
+            user_channel_types: Array::new(),
+            user_tint_channel: -1,
+            user_tint_color: Color::from_rgba(0.55, 0.75, 0.3, 1.0),
+            user_paint: Default::default(),
             view: Rc::new(QueryView::default()),
             pending_chunks: None,
             source_replaced: false,
@@ -64,6 +68,8 @@ impl INode3D for Terrain3D {
 
     fn process(&mut self, _delta: f64) {
         self.poll_job();
+        // One upload per frame for every paint write since the last frame.
+        self.flush_paint_uploads();
     }
 
     fn on_notification(&mut self, what: Node3DNotification) {

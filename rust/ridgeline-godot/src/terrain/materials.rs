@@ -340,6 +340,14 @@ impl Terrain3D {
         s.set_faceted(self.look == Look::Faceted);
         // A new surface: the overlay's height range and exclusion mask follow it.
         self.refresh_overlay(true);
+        // A new surface (or grid) may carry other user channels: reload them next frame.
+        if let Some(p) = &prepared {
+            let [w, h] = p.field.grid().samples();
+            if self.user_paint.texture.rid().is_some() {
+                self.mark_user_channels(ridgeline_core::edit::Rect::new(0, 0, w, h));
+            }
+        }
+        self.apply_user_tint();
     }
 
     /// Encodes the whole control texture when the grid or the layer table changed.
@@ -379,7 +387,7 @@ impl Terrain3D {
         let [w, d] = p.field.grid().samples();
         let classes = surface_classes::of(&p);
         let m = &mut self.materials;
-        let (Some(table), Some(tex)) = (m.table.clone(), m.control.as_mut()) else {
+        let Some(table) = m.table.clone().filter(|_| m.control.is_some()) else {
             return;
         };
         if m.control_dims != [w, d] {
@@ -404,6 +412,22 @@ impl Terrain3D {
         if before == m.texels {
             return;
         }
+        // Uploaded on the next frame, once for every edit of the frame (`flush_paint_uploads`).
+        self.user_paint.control_pending = true;
+        self.base_mut().set_process(true);
+    }
+
+    /// Uploads the control texture's texels (the whole image: Godot has no partial texture
+    /// update; the control texture is one texture the shaders `texelFetch`).
+    pub(super) fn upload_control_texture(&mut self) {
+        let m = &mut self.materials;
+        let [w, d] = m.control_dims;
+        let Some(tex) = m.control.as_mut() else {
+            return;
+        };
+        if m.texels.len() != w * d * 4 {
+            return;
+        }
         if let Some(image) = Image::create_from_data(
             w as i32,
             d as i32,
@@ -415,5 +439,15 @@ impl Terrain3D {
             m.control_image = Some(image);
             m.counters.control_updates += 1;
         }
+    }
+
+    /// Hands [member user_tint_channel] and [member user_tint_color] to the shaders.
+    pub(super) fn apply_user_tint(&mut self) {
+        if self.user_tint_channel >= 0 {
+            self.ensure_user_channel_texture();
+        }
+        let s = &mut self.materials.surface;
+        s.set("user_tint_channel", self.user_tint_channel.to_variant());
+        s.set("user_tint_color", self.user_tint_color.to_variant());
     }
 }

@@ -120,6 +120,23 @@ pub struct Terrain3D {
     scatter_exclusions_revision: u64,
     /// What changed for foliage (scatter nodes poll it).
     foliage_feed: foliage::FoliageFeed,
+    /// The four game-defined user channels ([TerrainUserChannel]: name, kind, legend); at most
+    /// four, index = channel. A missing entry is a value channel. See
+    /// [method set_user_channel].
+    #[export]
+    #[var(set = set_user_channel_types)]
+    user_channel_types: Array<Gd<crate::resources::user_channel::TerrainUserChannel>>,
+    /// The user channel (0–3) that tints the drawn surface toward [member user_tint_color] by
+    /// its value (a "cut grass" or "wet ground" look), or -1 for none.
+    #[export(range = (-1.0, 3.0, 1.0))]
+    #[var(set = set_user_tint_channel)]
+    user_tint_channel: i32,
+    /// The colour [member user_tint_channel] tints toward (alpha = strength at value 1).
+    #[export]
+    #[var(set = set_user_tint_color)]
+    user_tint_color: Color,
+    /// Which user channels are ids, and their GPU texture.
+    user_paint: user_channels::UserChannelState,
 
     /// The current surface and placement, shared with the hot queries (see [`query_view`]).
     view: Rc<QueryView>,
@@ -262,6 +279,38 @@ impl Terrain3D {
         self.refresh_overlay(true);
     }
 
+    /// Sets [member user_channel_types] (at most four; later entries are refused with an
+    /// error).
+    #[func]
+    pub fn set_user_channel_types(
+        &mut self,
+        channels: Array<Gd<crate::resources::user_channel::TerrainUserChannel>>,
+    ) {
+        self.store_user_channel_types(channels);
+    }
+
+    /// Sets [member user_tint_channel] (-1 = off; other values outside 0–3 are refused with an
+    /// error, keeping the old one).
+    #[func]
+    pub fn set_user_tint_channel(&mut self, channel: i32) {
+        if !(-1..=3).contains(&channel) {
+            godot_error!(
+                "Terrain3D.user_tint_channel must be -1 or 0..=3, got {channel}; keeping {}",
+                self.user_tint_channel
+            );
+            return;
+        }
+        self.user_tint_channel = channel;
+        self.apply_user_tint();
+    }
+
+    /// Sets [member user_tint_color].
+    #[func]
+    pub fn set_user_tint_color(&mut self, color: Color) {
+        self.user_tint_color = color;
+        self.apply_user_tint();
+    }
+
     /// Sets [member terrain_id].
     #[func]
     pub fn set_terrain_id(&mut self, id: GString) {
@@ -339,6 +388,7 @@ impl Terrain3D {
 // definition.
 mod asset_sync;
 mod bounds;
+mod cells;
 mod change_signal;
 mod draft_generation;
 mod edit_session;
@@ -354,6 +404,7 @@ mod lifecycle;
 pub mod look;
 mod materials;
 pub mod overlay;
+pub mod paint_state;
 mod queries;
 pub mod query_view;
 pub mod ray_hit;
@@ -363,6 +414,8 @@ pub mod scatter_state;
 mod source_watch;
 mod surface_classes;
 mod surface_info;
+mod surface_paint;
 mod surface_queries;
 mod transform_cache;
+mod user_channels;
 mod water_edits;

@@ -138,6 +138,8 @@ fn merge(into: &mut Change, c: Change) {
     u(&mut into.exclusion, c.exclusion);
     u(&mut into.regions, c.regions);
     u(&mut into.foliage, c.foliage);
+    u(&mut into.user_channels, c.user_channels);
+    u(&mut into.surface_paint, c.surface_paint);
     for k in c.chunks {
         if !into.chunks.contains(&k) {
             into.chunks.push(k);

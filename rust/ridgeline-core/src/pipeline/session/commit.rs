@@ -1,7 +1,7 @@
 //! Committing an edit session's changes: recompute what a change affects, write it, record it
 //! for undo, and restore a record on undo/redo.
 
-use super::{Change, EditSession, changed_cells, cut_whole_chunk};
+use super::{Change, EditSession, changed_cells, cut_whole_chunk, merge_paint};
 use crate::biome::SampleRect;
 use crate::edit::history::{Packed, Record, RecordKind};
 use crate::edit::rect::Rect;
@@ -117,6 +117,11 @@ impl EditSession {
         if let Some(f) = &record.foliage {
             return self.restore_foliage(f, after);
         }
+        if let RecordKind::Stroke { stroke, .. } = &record.kind
+            && stroke.is_paint()
+        {
+            return self.restore_paint(stroke);
+        }
         let r = record.heights;
         if !r.is_empty() {
             let before = record.before_heights.unpack();
@@ -151,6 +156,10 @@ impl EditSession {
         let changed = changed_cells(c, &record.before_holes, &record.after_holes);
         let mut change = self.change(r, m, changed);
         mark_masks(&mut change, record);
+        if let RecordKind::Layer { id, .. } = &record.kind {
+            let p = self.refresh_layer_paint(id);
+            merge_paint(&mut change, &p);
+        }
         change
     }
 
@@ -189,7 +198,11 @@ impl EditSession {
         let mut surface = Rect::default();
         if let Some(state) = &mut self.surface {
             match state.refresh_layers(&self.recipe, &self.field, &self.regions) {
-                Ok(Some(r)) => surface = Rect::new(r.x0, r.z0, r.x1, r.z1),
+                Ok(Some(r)) => {
+                    surface = Rect::new(r.x0, r.z0, r.x1, r.z1);
+                    let paint = &self.paint;
+                    state.override_roles(surface, |i, c| paint.role(i, c));
+                }
                 Ok(None) => {}
                 Err(_) => self.surface = None,
             }
@@ -201,7 +214,11 @@ impl EditSession {
                 // Inputs are validated when the state is made, so an error here means the
                 // state no longer fits this surface: drop it rather than publish stale ids.
                 match state.update(&self.field, &self.regions, rect) {
-                    Ok(Some(r)) => surface = Rect::new(r.x0, r.z0, r.x1, r.z1),
+                    Ok(Some(r)) => {
+                        surface = Rect::new(r.x0, r.z0, r.x1, r.z1);
+                        let paint = &self.paint;
+                        state.override_roles(surface, |i, c| paint.role(i, c));
+                    }
                     Ok(None) => {}
                     Err(_) => self.surface = None,
                 }
@@ -245,6 +262,8 @@ impl EditSession {
             exclusion: Rect::EMPTY,
             regions: Rect::EMPTY,
             foliage: Rect::EMPTY,
+            user_channels: Rect::EMPTY,
+            surface_paint: Rect::EMPTY,
         }
     }
 }

@@ -11,6 +11,7 @@ impl EditSession {
     /// every later change reclassifies locally, bit-identical to a full pass.
     pub fn attach_surface(&mut self, state: crate::pipeline::SurfaceState) {
         self.surface = Some(state);
+        self.publish_all_paint();
     }
 
     /// Classifies the current surface with this session's recipe and `prepared`'s water and
@@ -36,7 +37,16 @@ impl EditSession {
             state.keep_biomes(&prepared.surface, &self.field)?;
         }
         self.surface = Some(state);
+        self.publish_all_paint();
         Ok(())
+    }
+
+    /// Publishes the painted surfaces over the whole classification (when anything is painted).
+    fn publish_all_paint(&mut self) {
+        if !self.paint.weight_bytes().is_empty() {
+            let [w, h] = self.grid.samples();
+            self.publish_paint(Rect::new(0, 0, w, h));
+        }
     }
 
     /// Attaches scatter placements: `base` (what refiltering starts from, never added to) and

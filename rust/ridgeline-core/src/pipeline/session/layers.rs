@@ -141,6 +141,7 @@ impl EditSession {
             holes: Rect::EMPTY,
             before_holes: Vec::new(),
             after_holes: Vec::new(),
+            foliage: None,
         });
         self.redo.clear();
         Change::default()

@@ -1,0 +1,186 @@
+//! A per-sample RGBA8 layer on the GPU, updated by sub-rectangle: the map is cut into square
+//! tiles, the layers of one `Texture2DArray` (through the rendering server), and a flush
+//! re-uploads only the tiles a write dirtied, each with `RenderingServer.texture_2d_update`
+//! on its own layer.
+//!
+//! Why tiles: Godot 4.5/4.6 has no partial texture upload — `texture_2d_update` and
+//! `ImageTexture.update` replace a whole image (layer) and `RenderingDevice.texture_update`
+//! a whole layer (and does not exist on the Compatibility renderer). A layer per tile makes
+//! "the whole image" small: a 2 m brush dirties one tile (up to four where it straddles tile
+//! edges) of `tile × tile` texels, whatever the map's size.
+//!
+//! Writes only mark tiles; [`PaintTexture::flush`] runs once per frame (the terrain's
+//! `_process`), so every write of a frame merges into one flush. Shaders find texel `(x, z)`
+//! in layer `(z / tile) · tiles_x + x / tile` at `(x mod tile, z mod tile)`.
+
+use godot::classes::image::Format;
+use godot::classes::rendering_server::TextureLayeredType;
+use godot::classes::{Image, RenderingServer};
+use godot::prelude::*;
+use ridgeline_core::edit::Rect;
+
+/// Most layers a tiled texture uses (the minimum `GL_MAX_ARRAY_TEXTURE_LAYERS` is 256).
+const MAX_TILES: usize = 256;
+
+/// A tiled RGBA8 layer texture and its dirty tiles.
+#[derive(Default)]
+pub struct PaintTexture {
+    rid: Option<Rid>,
+    samples: [usize; 2],
+    tile: usize,
+    tiles: [usize; 2],
+    dirty: Vec<bool>,
+    any_dirty: bool,
+    /// Flushes that uploaded something, and tile uploads in total (tests and benches).
+    pub flushes: u64,
+    /// Tiles uploaded in total.
+    pub tile_uploads: u64,
+}
+
+impl PaintTexture {
+    /// The tile edge for a `w × h` sample map: the smallest power of two ≥ 32 that needs at
+    /// most [`MAX_TILES`] tiles.
+    pub fn tile_for(w: usize, h: usize) -> usize {
+        let mut t = 32;
+        while w.div_ceil(t) * h.div_ceil(t) > MAX_TILES {
+            t *= 2;
+        }
+        t
+    }
+
+    /// The texture RID, (re)created for a `samples` map from `bytes` (4 per sample, row-major;
+    /// empty = zeros) when the size changed.
+    pub fn ensure(&mut self, samples: [usize; 2], bytes: &[u8]) -> Option<Rid> {
+        if self.rid.is_some() && self.samples == samples {
+            return self.rid;
+        }
+        self.free();
+        let [w, h] = samples;
+        if w == 0 || h == 0 {
+            return None;
+        }
+        let tile = Self::tile_for(w, h);
+        let tiles = [w.div_ceil(tile), h.div_ceil(tile)];
+        let mut images: Array<Gd<Image>> = Array::new();
+        let mut scratch = Vec::new();
+        for tz in 0..tiles[1] {
+            for tx in 0..tiles[0] {
+                images.push(&tile_image(bytes, samples, tile, tx, tz, &mut scratch)?);
+            }
+        }
+        let rid = RenderingServer::singleton()
+            .texture_2d_layered_create(&images, TextureLayeredType::LAYERED_2D_ARRAY);
+        self.rid = Some(rid);
+        self.samples = samples;
+        self.tile = tile;
+        self.tiles = tiles;
+        self.dirty = vec![false; tiles[0] * tiles[1]];
+        self.any_dirty = false;
+        self.rid
+    }
+
+    /// The RID, if created.
+    pub fn rid(&self) -> Option<Rid> {
+        self.rid
+    }
+
+    /// Tile edge in texels and tiles along X.
+    pub fn layout(&self) -> (usize, usize) {
+        (self.tile, self.tiles[0])
+    }
+
+    /// Marks the tiles under the sample rectangle `rect` for the next flush.
+    pub fn mark(&mut self, rect: Rect) {
+        if self.rid.is_none() || rect.is_empty() || self.tile == 0 {
+            return;
+        }
+        let t = self.tile;
+        let [tx1, tz1] = self.tiles;
+        for tz in rect.z0 / t..rect.z1.div_ceil(t).min(tz1) {
+            for tx in rect.x0 / t..rect.x1.div_ceil(t).min(tx1) {
+                self.dirty[tz * tx1 + tx] = true;
+                self.any_dirty = true;
+            }
+        }
+    }
+
+    /// True when a flush has tiles to upload.
+    pub fn is_dirty(&self) -> bool {
+        self.any_dirty
+    }
+
+    /// Uploads every dirty tile from `bytes` (the whole map, 4 per sample). Returns the number
+    /// of tiles uploaded.
+    pub fn flush(&mut self, bytes: &[u8]) -> usize {
+        let Some(rid) = self.rid else {
+            return 0;
+        };
+        if !self.any_dirty {
+            return 0;
+        }
+        self.any_dirty = false;
+        let mut rs = RenderingServer::singleton();
+        let mut scratch = Vec::new();
+        let mut n = 0;
+        for k in 0..self.dirty.len() {
+            if !std::mem::take(&mut self.dirty[k]) {
+                continue;
+            }
+            let (tx, tz) = (k % self.tiles[0], k / self.tiles[0]);
+            if let Some(img) = tile_image(bytes, self.samples, self.tile, tx, tz, &mut scratch) {
+                rs.texture_2d_update(rid, &img, k as i32);
+                n += 1;
+            }
+        }
+        if n > 0 {
+            self.flushes += 1;
+            self.tile_uploads += n as u64;
+        }
+        n
+    }
+
+    /// Frees the texture.
+    pub fn free(&mut self) {
+        if let Some(rid) = self.rid.take() {
+            RenderingServer::singleton().free_rid(rid);
+        }
+        self.samples = [0, 0];
+        self.dirty.clear();
+        self.any_dirty = false;
+    }
+}
+
+impl Drop for PaintTexture {
+    fn drop(&mut self) {
+        self.free();
+    }
+}
+
+/// The image of tile (tx, tz): texels past the map's edge are zero.
+fn tile_image(
+    bytes: &[u8],
+    [w, h]: [usize; 2],
+    tile: usize,
+    tx: usize,
+    tz: usize,
+    scratch: &mut Vec<u8>,
+) -> Option<Gd<Image>> {
+    scratch.clear();
+    scratch.resize(tile * tile * 4, 0);
+    if bytes.len() == w * h * 4 {
+        let (x0, z0) = (tx * tile, tz * tile);
+        let cols = tile.min(w.saturating_sub(x0));
+        for row in 0..tile.min(h.saturating_sub(z0)) {
+            let src = ((z0 + row) * w + x0) * 4;
+            scratch[row * tile * 4..row * tile * 4 + cols * 4]
+                .copy_from_slice(&bytes[src..src + cols * 4]);
+        }
+    }
+    Image::create_from_data(
+        tile as i32,
+        tile as i32,
+        false,
+        Format::RGBA8,
+        &PackedByteArray::from(scratch.as_slice()),
+    )
+}
