@@ -16,7 +16,8 @@
 //! the level errors (measuring them visits every sample: refresh them with
 //! [`super::build_chunk`] once the edits settle). UVs never change.
 
-use super::{ChunkMesh, Tail, TailLayout, chunk_aabb, height_span, lod_steps, push_grid_row};
+use super::ChunkMesh;
+use super::chunk_vertices::{Tail, TailLayout, chunk_aabb, height_span, lod_steps, push_grid_row};
 use crate::heightfield::Heightfield;
 
 /// New vertex data of one chunk after a height edit (see the module docs).

@@ -39,6 +39,7 @@ impl INode3D for Terrain3D {
             materials: Default::default(),
             resource_builds: 0,
             chunk_updates: 0,
+            last_vertex_edit_frame: 0,
             water: WaterSurfaces::default(),
             water_node: None,
             job: None,
@@ -62,6 +63,7 @@ impl INode3D for Terrain3D {
 
     fn process(&mut self, _delta: f64) {
         self.poll_job();
+        self.refresh_stale_lods();
     }
 
     fn on_notification(&mut self, what: Node3DNotification) {
