@@ -53,6 +53,14 @@ impl VertexLayout {
     /// The vertex-region writes (byte offset, bytes) that bring a surface in this layout up to
     /// date with `u`: positions and normals of the changed rows and of the tail.
     pub fn writes(&self, u: &ChunkVertexUpdate) -> Vec<(usize, PackedByteArray)> {
+        self.encode(u)
+            .into_iter()
+            .map(|(o, b)| (o, PackedByteArray::from(b.as_slice())))
+            .collect()
+    }
+
+    /// [`Self::writes`] as plain bytes (no engine type: safe on any thread).
+    pub fn encode(&self, u: &ChunkVertexUpdate) -> Vec<(usize, Vec<u8>)> {
         let mut out = Vec::with_capacity(4);
         for (first, positions, normals) in [
             (u.rows_first, &u.rows_positions, &u.rows_normals),
@@ -73,35 +81,37 @@ impl VertexLayout {
 }
 
 /// Positions as Godot stores them: three little-endian f32 each.
-fn encode_positions(p: &[[f32; 3]]) -> PackedByteArray {
-    let mut bytes = Vec::with_capacity(p.len() * 12);
-    for v in p {
-        for c in v {
-            bytes.extend_from_slice(&c.to_le_bytes());
-        }
+fn encode_positions(p: &[[f32; 3]]) -> Vec<u8> {
+    let mut bytes = vec![0u8; p.len() * 12];
+    for (v, out) in p.iter().zip(bytes.chunks_exact_mut(12)) {
+        out[0..4].copy_from_slice(&v[0].to_le_bytes());
+        out[4..8].copy_from_slice(&v[1].to_le_bytes());
+        out[8..12].copy_from_slice(&v[2].to_le_bytes());
     }
-    PackedByteArray::from(bytes.as_slice())
+    bytes
 }
 
 /// Normals as Godot stores them: `Vector3.octahedron_encode` scaled to two little-endian u16,
 /// each followed by its derived tangent when `tangents`.
-fn encode_normals(n: &[[f32; 3]], tangents: bool) -> PackedByteArray {
-    let mut bytes = Vec::with_capacity(n.len() * if tangents { 8 } else { 4 });
-    for &v in n {
+fn encode_normals(n: &[[f32; 3]], tangents: bool) -> Vec<u8> {
+    let stride = if tangents { 8 } else { 4 };
+    let mut bytes = vec![0u8; n.len() * stride];
+    for (&v, out) in n.iter().zip(bytes.chunks_exact_mut(stride)) {
         let [x, y] = octahedron_encode(v);
-        bytes.extend_from_slice(&unorm16(x).to_le_bytes());
-        bytes.extend_from_slice(&unorm16(y).to_le_bytes());
+        out[0..2].copy_from_slice(&unorm16(x).to_le_bytes());
+        out[2..4].copy_from_slice(&unorm16(y).to_le_bytes());
         if tangents {
-            let [mut x, y] = tangent_encode(derived_tangent(v));
+            let [x, y] = tangent_encode(derived_tangent(v));
+            let (mut tx, ty) = (unorm16(x), unorm16(y));
             // Godot: (0, 1) and (1, 1) decode alike; it stores (1, 1).
-            if unorm16(x) == 0 && unorm16(y) == 65535 {
-                x = 1.0;
+            if tx == 0 && ty == 65535 {
+                tx = 65535;
             }
-            bytes.extend_from_slice(&unorm16(x).to_le_bytes());
-            bytes.extend_from_slice(&unorm16(y).to_le_bytes());
+            out[4..6].copy_from_slice(&tx.to_le_bytes());
+            out[6..8].copy_from_slice(&ty.to_le_bytes());
         }
     }
-    PackedByteArray::from(bytes.as_slice())
+    bytes
 }
 
 /// Godot: `(uint16_t)CLAMP(c * 65535, 0, 65535)`.

@@ -163,15 +163,18 @@ impl ChunkResources {
     /// Writes a height edit's vertex update into chunk `index`'s mesh in place and replaces its
     /// collision data (of the same kind: height edits never change it). The chunk's level
     /// errors become stale (see [`Self::take_stale_lods`]). Without `collision` the shape stays
-    /// (an update of the walls only). Returns false, changing nothing,
+    /// (an update of the walls only). `encoded` are the update's bytes in this chunk's
+    /// [`Self::vertex_layout`] when already made (on worker threads). Returns false, changing nothing,
     /// when the mesh's layout cannot be updated in place; then rebuild it with
     /// [`Self::update_chunk`].
     pub fn update_chunk_vertices(
         &mut self,
         index: usize,
         update: &ChunkVertexUpdate,
+        encoded: Option<&[(usize, Vec<u8>)]>,
         collision: Option<&ChunkCollision>,
     ) -> bool {
+        let own;
         let (Some(format), Some(&mesh), Some(&count)) = (
             self.format,
             self.meshes.get(index),
@@ -185,12 +188,20 @@ impl ChunkResources {
                 return false;
             }
         }
-        let Some(layout) = VertexLayout::of(format, count) else {
-            return false;
+        let writes = match encoded {
+            Some(w) => w,
+            None => match VertexLayout::of(format, count) {
+                Some(layout) => {
+                    own = layout.encode(update);
+                    &own
+                }
+                None => return false,
+            },
         };
         let mut rs = RenderingServer::singleton();
-        for (offset, bytes) in layout.writes(update) {
-            rs.mesh_surface_update_vertex_region(mesh, 0, offset as i32, &bytes);
+        for (offset, bytes) in writes {
+            let bytes = PackedByteArray::from(bytes.as_slice());
+            rs.mesh_surface_update_vertex_region(mesh, 0, *offset as i32, &bytes);
         }
         rs.mesh_set_custom_aabb(mesh, aabb_of(&update.aabb));
         if let (Some(&shape), Some(col)) = (self.shapes.get(index), collision) {

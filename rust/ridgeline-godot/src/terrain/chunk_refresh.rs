@@ -107,16 +107,22 @@ impl Terrain3D {
             rebuild.extend_from_slice(&change.chunks);
         } else if !change.heights.is_empty() {
             let (z0, z1) = (change.heights.z0, change.heights.z1);
-            // Pure core work, in parallel; the server writes follow on this thread.
-            let updates = mesh::par_map(&change.chunks, |&[cx, cz]| {
-                (
-                    [cx, cz],
-                    vertex_update::vertex_update(field, cx, cz, z0, z1),
-                    mesh::chunk_collision(field, cx, cz),
-                )
+            let jobs: Vec<_> = change
+                .chunks
+                .iter()
+                .map(|&c| (c, self.chunks.vertex_layout(index(c))))
+                .collect();
+            // Core work and byte encoding in parallel; the server writes follow on this thread.
+            let updates = mesh::par_map(&jobs, |&([cx, cz], layout)| {
+                let u = vertex_update::vertex_update(field, cx, cz, z0, z1);
+                let bytes = layout.map(|l| l.encode(&u));
+                ([cx, cz], u, bytes, mesh::chunk_collision(field, cx, cz))
             });
-            for (c, u, col) in &updates {
-                if !self.chunks.update_chunk_vertices(index(*c), u, Some(col)) {
+            for (c, u, bytes, col) in &updates {
+                if !self
+                    .chunks
+                    .update_chunk_vertices(index(*c), u, bytes.as_deref(), Some(col))
+                {
                     rebuild.push(*c);
                 }
             }
@@ -143,7 +149,7 @@ impl Terrain3D {
                     continue;
                 }
                 let u = vertex_update::vertex_update(field, c[0], c[1], 0, 0);
-                if !self.chunks.update_chunk_vertices(index(c), &u, None) {
+                if !self.chunks.update_chunk_vertices(index(c), &u, None, None) {
                     let m = mesh::build_chunk(field, c[0], c[1]);
                     self.chunks.update_chunk(
                         index(c),
