@@ -13,8 +13,12 @@
 //! edges on the terrain's outer border have no neighbour and get no skirt: they get a wall
 //! instead, hanging to below the terrain's lowest point, so the terrain looks solid from outside.
 
+mod chunk_vertices;
 pub mod control_map;
 pub mod layer_texels;
+pub mod vertex_update;
+
+use chunk_vertices::{Tail, TailLayout, chunk_aabb, height_span, lod_steps, push_grid_row};
 
 use crate::grid::{ChunkRange, Grid};
 use crate::heightfield::Heightfield;
@@ -112,7 +116,6 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
     let range = grid.chunk_cells_range(cx, cz);
     let (w, d) = (range.width(), range.depth());
     let (vw, vd) = (w as usize + 1, d as usize + 1);
-    let [dx, dz] = grid.spacing();
     let [sx, sz] = grid.size();
     let origin = grid.sample_position(range.x0 as usize, range.z0 as usize);
     let n_grid = vw * vd;
@@ -120,21 +123,15 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
     let mut positions = Vec::with_capacity(n_grid + n_skirt);
     let mut normals = Vec::with_capacity(n_grid + n_skirt);
     let mut uvs = Vec::with_capacity(n_grid + n_skirt);
-    let (mut ymin, mut ymax) = (f32::INFINITY, f32::NEG_INFINITY);
     for lz in 0..vd {
+        push_grid_row(field, &range, lz, &mut positions, &mut normals);
         let gz = range.z0 as usize + lz;
-        let row = field.grid().index(range.x0 as usize, gz);
-        let heights = &field.heights()[row..row + vw];
-        for (lx, &y) in heights.iter().enumerate() {
-            let gx = range.x0 as usize + lx;
+        for gx in range.x0 as usize..range.x0 as usize + vw {
             let [px, pz] = grid.sample_position(gx, gz);
-            positions.push([px - origin[0], y, pz - origin[1]]);
-            normals.push(field.vertex_normal(gx, gz).to_array());
             uvs.push([px / sx, pz / sz]);
-            ymin = ymin.min(y);
-            ymax = ymax.max(y);
         }
     }
+    let [ymin, ymax] = height_span(field, &range);
     let local_h = |lx: u32, lz: u32| positions[lz as usize * vw + lx as usize][1];
     let is_hole = |lx: u32, lz: u32| {
         field
@@ -149,10 +146,7 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
     );
 
     // Surface levels.
-    let mut steps = vec![1u32];
-    while steps[steps.len() - 1] < w.max(d) {
-        steps.push(steps[steps.len() - 1] * 2);
-    }
+    let steps = lod_steps(w, d);
     let vid = |lx: u32, lz: u32| lz * vw as u32 + lx;
     let mut lods: Vec<LodLevel> = steps
         .iter()
@@ -200,34 +194,19 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
         })
         .collect();
 
-    // Skirts: depth covers the worst crack between any two levels along any edge.
-    let mut edge_error = 0.0f32;
-    for &step in &steps[1..] {
-        edge_error = edge_error.max(edge_level_error(&local_h, w, d, step));
-    }
-    let skirt_depth = 2.0 * edge_error + 0.05 * dx.min(dz).max(0.01);
-    // Skirt vertex ranges per edge: north (z=0), south (z=d), west (x=0), east (x=w).
-    let edges: [Edge; 4] = [
-        ((0..=w).map(|x| (x, 0)).collect(), [0.0, 0.0, -1.0]),
-        ((0..=w).map(|x| (x, d)).collect(), [0.0, 0.0, 1.0]),
-        ((0..=d).map(|z| (0, z)).collect(), [-1.0, 0.0, 0.0]),
-        ((0..=d).map(|z| (w, z)).collect(), [1.0, 0.0, 0.0]),
-    ];
-    let mut skirt_base = Vec::with_capacity(4);
-    for (samples, _) in &edges {
-        skirt_base.push(positions.len() as u32);
-        for &(x, z) in samples {
-            let i = vid(x, z) as usize;
-            let mut p = positions[i];
-            p[1] -= skirt_depth;
-            positions.push(p);
-            normals.push(normals[i]);
-            uvs.push(uvs[i]);
-        }
-    }
+    let tail = Tail::build(field, cx, cz, &steps, &local_h, &positions, &normals, &uvs);
+    positions.extend_from_slice(&tail.positions);
+    normals.extend_from_slice(&tail.normals);
+    uvs.extend_from_slice(&tail.uvs);
+    let TailLayout {
+        edges,
+        has_neighbour,
+        skirt_base,
+        wall_base_index,
+        skirt_depth,
+        wall_base,
+    } = tail.layout;
     // Edges on the terrain's border have no neighbour, so no crack to hide: no skirt there.
-    let [ncx, ncz] = grid.chunks();
-    let has_neighbour = [cz > 0, cz + 1 < ncz, cx > 0, cx + 1 < ncx];
     for lod in &mut lods {
         for (e, (samples, outward)) in edges.iter().enumerate() {
             if !has_neighbour[e] {
@@ -250,28 +229,10 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
             }
         }
     }
-    // Walls: edges on the terrain's outer border hang a curtain down to below the lowest
-    // point of the terrain, so the terrain reads as a solid block from outside and the skirts
-    // between chunks never show through its open sides. Walls follow each level's edge exactly.
-    let [lo, hi] = field.height_range();
-    let wall_base = lo - ((hi - lo) * 0.05).max(2.0 * dx.max(dz));
-    let mut wall_base_index = [0u32; 4];
-    for (e, (samples, outward)) in edges.iter().enumerate() {
-        if has_neighbour[e] {
-            continue;
-        }
-        wall_base_index[e] = positions.len() as u32;
-        for &(x, z) in samples {
-            let i = vid(x, z) as usize;
-            let top = positions[i];
-            positions.push(top);
-            positions.push([top[0], wall_base, top[2]]);
-            for _ in 0..2 {
-                normals.push(*outward);
-                uvs.push(uvs[i]);
-            }
-        }
-    }
+    // Walls (vertices in the tail): edges on the terrain's outer border hang a curtain down to
+    // below the lowest point of the terrain, so the terrain reads as a solid block from outside
+    // and the skirts between chunks never show through its open sides. Walls follow each
+    // level's edge exactly.
     for lod in &mut lods {
         for (e, (samples, outward)) in edges.iter().enumerate() {
             if has_neighbour[e] {
@@ -293,12 +254,14 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
             }
         }
     }
-    let has_wall = has_neighbour.iter().any(|n| !n);
-    let ybottom = if has_wall {
-        wall_base.min(ymin - skirt_depth)
-    } else {
-        ymin - skirt_depth
-    };
+    let aabb = chunk_aabb(
+        &grid,
+        &range,
+        [ymin, ymax],
+        skirt_depth,
+        &has_neighbour,
+        wall_base,
+    );
     ChunkMesh {
         chunk: [cx, cz],
         range,
@@ -308,12 +271,12 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
         uvs,
         lods,
         skirt_depth,
-        aabb: [[0.0, ybottom, 0.0], [w as f32 * dx, ymax, d as f32 * dz]],
+        aabb,
     }
 }
 
 /// Sample coordinates along one chunk edge, and the edge's outward direction.
-type Edge = (Vec<(u32, u32)>, [f32; 3]);
+pub(crate) type Edge = (Vec<(u32, u32)>, [f32; 3]);
 
 #[inline]
 fn push_cell(out: &mut Vec<u32>, i00: u32, i10: u32, i01: u32, i11: u32) {
@@ -426,7 +389,12 @@ fn coarse_cell_error(
 }
 
 /// Largest deviation along the four chunk edges between level `step` and full detail.
-fn edge_level_error(local_h: &impl Fn(u32, u32) -> f32, w: u32, d: u32, step: u32) -> f32 {
+pub(crate) fn edge_level_error(
+    local_h: &impl Fn(u32, u32) -> f32,
+    w: u32,
+    d: u32,
+    step: u32,
+) -> f32 {
     let mut err = 0.0f32;
     let mut along = |n: u32, h: &dyn Fn(u32) -> f32| {
         let picks = level_samples(n, step);

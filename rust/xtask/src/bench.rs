@@ -10,9 +10,17 @@ use crate::{build_and_install, cargo, godot, proc, project, repo_root};
 use anyhow::{Result, bail};
 use std::time::Duration;
 
-/// Runs every benchmark.
+/// Runs every benchmark (with `--only=TEXT`, only the Godot benchmark scripts that print an
+/// id containing TEXT, and only those ids' lines).
 pub fn run(args: &[String]) -> Result<()> {
     let quick = args.iter().any(|a| a == "--quick");
+    let only = args
+        .iter()
+        .find_map(|a| a.strip_prefix("--only="))
+        .map(str::to_string);
+    if let Some(text) = &only {
+        return run_only(text, quick);
+    }
     let mut peers = Vec::new();
     let mut lines = Vec::new();
 
@@ -277,4 +285,96 @@ fn raycast_fast_with_jolt(
         bail!("the Jolt raycast benchmark failed");
     }
     Ok(out)
+}
+
+/// The Godot benchmark scripts `--only` can pick, by the ids they print.
+const ONLY_SCRIPTS: &[(&[&str], &str)] = &[
+    (&["godot_set_heights_64"], "runtime_writes"),
+    (
+        &[
+            "editor_stroke_tick_20m",
+            "editor_stroke_tick_128m",
+            "editor_undo_stroke_128m",
+        ],
+        "editor",
+    ),
+    (&["graph_ui_build_100"], "graph_ui"),
+    (
+        &[
+            "godot_water_sample",
+            "godot_water_sample_into",
+            "buoyancy_1000_bodies",
+        ],
+        "water",
+    ),
+];
+
+/// `bench --only=TEXT`: the headless Godot benchmarks whose ids contain `text`; their `bench`
+/// lines (filtered by `text`) are printed. Rendered, peer and Rust benchmarks are not run (the
+/// Rust ones have `RIDGELINE_BENCH_ONLY`).
+fn run_only(text: &str, quick: bool) -> Result<()> {
+    let picked: Vec<&str> = ONLY_SCRIPTS
+        .iter()
+        .filter(|(ids, _)| ids.iter().any(|id| id.contains(text)))
+        .map(|(_, script)| *script)
+        .collect();
+    if picked.is_empty() {
+        let ids: Vec<&str> = ONLY_SCRIPTS
+            .iter()
+            .flat_map(|(ids, _)| ids.iter().copied())
+            .collect();
+        bail!(
+            "--only={text}: no benchmark id contains it; --only picks among {}",
+            ids.join(", ")
+        );
+    }
+    let godot = godot::locate_or_provision()?;
+    build_and_install()?;
+    let dir = repo_root().join("tests");
+    project::import(&godot, &dir)?;
+    let mut lines = Vec::new();
+    for script in picked {
+        let text_out = match script {
+            "editor" => crate::editor_tests::run(&godot, Some("test_bench_edit."))?.text,
+            "graph_ui" => {
+                crate::editor_tests::run(&godot, Some("test_graph.test_graph_ui_build_100"))?.text
+            }
+            _ => {
+                let mut cmd = godot.command();
+                cmd.arg("--headless")
+                    .arg("--path")
+                    .arg(&dir)
+                    .arg("--script")
+                    .arg(format!("res://bench/{script}.gd"))
+                    .arg("--");
+                if quick {
+                    cmd.arg("--quick");
+                }
+                let out = proc::run_captured(&mut cmd, Duration::from_secs(600), "", true)?;
+                if !out.success() {
+                    eprintln!("{}", out.text);
+                    bail!("the {script} benchmark script failed");
+                }
+                out.text
+            }
+        };
+        lines.extend(
+            text_out
+                .lines()
+                .filter_map(|l| l.find("bench ").map(|i| &l[i..]))
+                .filter(|l| {
+                    l.split_whitespace()
+                        .nth(1)
+                        .is_some_and(|id| id.contains(text))
+                })
+                .map(str::to_string),
+        );
+    }
+    if lines.is_empty() {
+        bail!("--only={text}: the benchmarks printed no matching line");
+    }
+    for line in lines {
+        println!("{line}");
+    }
+    Ok(())
 }

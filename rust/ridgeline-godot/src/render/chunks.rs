@@ -2,11 +2,14 @@
 //! PhysicsServer3D (never nodes in the scene tree, never saved).
 
 use super::chunk_data::ChunkData;
+use super::chunk_upload::VertexLayout;
 use godot::classes::physics_server_3d::{BodyMode, BodyState};
-use godot::classes::rendering_server::{ArrayType, PrimitiveType};
+use godot::classes::rendering_server::{ArrayFormat, ArrayType, PrimitiveType};
 use godot::classes::{PhysicsServer3D, RenderingServer};
+use godot::obj::EngineBitfield;
 use godot::prelude::*;
 use ridgeline_core::Heightfield;
+use ridgeline_core::mesh::vertex_update::ChunkVertexUpdate;
 use ridgeline_core::mesh::{ChunkCollision, ChunkMesh};
 
 /// Where and how the chunks are shown.
@@ -42,6 +45,13 @@ pub struct ChunkResources {
     height_maps: Vec<bool>,
     /// Grid spacing (shape transforms).
     spacing: [f32; 2],
+    /// Vertex count of each chunk's mesh (its byte layout depends on it).
+    vertex_counts: Vec<usize>,
+    /// The surface format the server gave the chunk meshes (read back once).
+    format: Option<ArrayFormat>,
+    /// Chunks whose vertices were updated in place: their level errors (Godot's LOD switch
+    /// distances) are stale until [`ChunkResources::update_chunk`] rebuilds them.
+    stale_lods: Vec<usize>,
 }
 
 fn chunk_offset(m: &ChunkMesh) -> Transform3D {
@@ -66,6 +76,9 @@ impl ChunkResources {
             shapes: Vec::new(),
             height_maps: Vec::new(),
             spacing: field.grid().spacing(),
+            vertex_counts: Vec::new(),
+            format: None,
+            stale_lods: Vec::new(),
         };
         for m in &chunks.meshes {
             let mesh = create_mesh(m, material);
@@ -75,8 +88,14 @@ impl ChunkResources {
             rs.instance_geometry_set_lod_bias(instance, place.lod_bias);
             rs.instance_set_visible(instance, place.visible);
             out.meshes.push(mesh);
+            out.vertex_counts.push(m.positions.len());
             out.instances.push((instance, local));
         }
+        out.format = out.meshes.first().and_then(|&mesh| {
+            let surface = rs.mesh_get_surface(mesh, 0);
+            let bits = surface.get("format")?.try_to::<i64>().ok()?;
+            ArrayFormat::try_from_ord(bits as u64)
+        });
         let mut ps = PhysicsServer3D::singleton();
         let grid = *field.grid();
         let [dx, dz] = grid.spacing();
@@ -115,6 +134,10 @@ impl ChunkResources {
         }
         rs.free_rid(old);
         self.meshes[index] = new;
+        if let Some(n) = self.vertex_counts.get_mut(index) {
+            *n = mesh.positions.len();
+        }
+        self.stale_lods.retain(|&i| i != index);
         let height_map = matches!(collision, ChunkCollision::HeightMap { .. });
         if let (Some(&shape), Some(&body), Some(&was)) = (
             self.shapes.get(index),
@@ -135,6 +158,75 @@ impl ChunkResources {
                 self.height_maps[index] = height_map;
             }
         }
+    }
+
+    /// Writes a height edit's vertex update into chunk `index`'s mesh in place and replaces its
+    /// collision data (of the same kind: height edits never change it). The chunk's level
+    /// errors become stale (see [`Self::take_stale_lods`]). Without `collision` the shape stays
+    /// (an update of the walls only). `encoded` are the update's bytes in this chunk's
+    /// [`Self::vertex_layout`] when already made (on worker threads). Returns false, changing nothing,
+    /// when the mesh's layout cannot be updated in place; then rebuild it with
+    /// [`Self::update_chunk`].
+    pub fn update_chunk_vertices(
+        &mut self,
+        index: usize,
+        update: &ChunkVertexUpdate,
+        encoded: Option<&[(usize, Vec<u8>)]>,
+        collision: Option<&ChunkCollision>,
+    ) -> bool {
+        let own;
+        let (Some(format), Some(&mesh), Some(&count)) = (
+            self.format,
+            self.meshes.get(index),
+            self.vertex_counts.get(index),
+        ) else {
+            return false;
+        };
+        if let Some(col) = collision {
+            let height_map = matches!(col, ChunkCollision::HeightMap { .. });
+            if self.height_maps.get(index) != Some(&height_map) {
+                return false;
+            }
+        }
+        let writes = match encoded {
+            Some(w) => w,
+            None => match VertexLayout::of(format, count) {
+                Some(layout) => {
+                    own = layout.encode(update);
+                    &own
+                }
+                None => return false,
+            },
+        };
+        let mut rs = RenderingServer::singleton();
+        for (offset, bytes) in writes {
+            let bytes = PackedByteArray::from(bytes.as_slice());
+            rs.mesh_surface_update_vertex_region(mesh, 0, *offset as i32, &bytes);
+        }
+        rs.mesh_set_custom_aabb(mesh, aabb_of(&update.aabb));
+        if let (Some(&shape), Some(col)) = (self.shapes.get(index), collision) {
+            set_shape_data(shape, col);
+        }
+        if !self.stale_lods.contains(&index) {
+            self.stale_lods.push(index);
+        }
+        true
+    }
+
+    /// Takes up to `max` chunks whose level errors are stale (oldest first), for a rebuild.
+    pub fn take_stale_lods(&mut self, max: usize) -> Vec<usize> {
+        let n = max.min(self.stale_lods.len());
+        self.stale_lods.drain(..n).collect()
+    }
+
+    /// How many chunks wait for their level errors.
+    pub fn stale_lod_count(&self) -> usize {
+        self.stale_lods.len()
+    }
+
+    /// The in-place layout of chunk `index`'s mesh, when it has one (for checks).
+    pub fn vertex_layout(&self, index: usize) -> Option<VertexLayout> {
+        VertexLayout::of(self.format?, *self.vertex_counts.get(index)?)
     }
 
     /// Moves every instance and body with the node.
@@ -185,6 +277,8 @@ impl ChunkResources {
         if self.instances.is_empty() && self.bodies.is_empty() {
             return;
         }
+        self.stale_lods.clear();
+        self.vertex_counts.clear();
         let mut rs = RenderingServer::singleton();
         for (inst, _) in self.instances.drain(..) {
             rs.free_rid(inst);
@@ -220,7 +314,17 @@ fn create_mesh(m: &ChunkMesh, material: Rid) -> Rid {
         .lods(&lods)
         .done();
     rs.mesh_surface_set_material(mesh, 0, material);
+    // In-place vertex updates do not recompute the server's bounds: every chunk mesh carries
+    // the core's (which cover every vertex) from the start.
+    rs.mesh_set_custom_aabb(mesh, aabb_of(&m.aabb));
     mesh
+}
+
+fn aabb_of([lo, hi]: &[[f32; 3]; 2]) -> Aabb {
+    Aabb::new(
+        Vector3::new(lo[0], lo[1], lo[2]),
+        Vector3::new(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]),
+    )
 }
 
 /// A physics shape for a chunk's collision and its transform relative to the terrain.
@@ -282,7 +386,8 @@ fn set_shape_data(shape: Rid, col: &ChunkCollision) {
     ps.shape_set_data(shape, &data.to_variant());
 }
 
-fn mesh_arrays(m: &ChunkMesh) -> VarArray {
+/// The arrays of `m`'s full-detail surface, as the server receives them.
+pub fn mesh_arrays(m: &ChunkMesh) -> VarArray {
     let mut arrays = VarArray::new();
     arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
     let verts =

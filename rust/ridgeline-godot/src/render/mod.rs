@@ -4,6 +4,7 @@
 //! it knows nothing of the node that places it.
 
 pub mod chunk_data;
+pub mod chunk_upload;
 pub mod chunks;
 pub mod paint_texture;
 pub mod surface_material;

@@ -241,15 +241,18 @@ impl Terrain3D {
         }
     }
 
-    /// Copies the changed samples into the shown surface, rebuilds the touched chunks' meshes
-    /// and collision, writes the recipe back to the asset in the editor, and signals. Nothing
-    /// changes when the session's samples cannot be written into the surface (an error).
+    /// Copies the changed samples into the shown surface, updates the touched chunks' meshes
+    /// and collision (see [`super::chunk_refresh`]), writes the recipe back to the asset in the
+    /// editor, and signals. Nothing changes when the session's samples cannot be written into
+    /// the surface (an error).
     fn publish(&mut self, s: &EditSession, change: &Change, corrupt: bool) -> Result<(), String> {
+        let range_before;
         let field = {
             let mut guard = self.prepared_mut();
             let Some(prepared) = guard.as_mut() else {
                 return Err("no surface".into());
             };
+            range_before = prepared.field.height_range();
             let r = change.heights;
             if !r.is_empty() {
                 let [w, h] = s.field().grid().samples();
@@ -313,24 +316,7 @@ impl Terrain3D {
         };
         // Chunk data not yet uploaded is stale now; it is rebuilt from the surface on upload.
         self.pending_chunks = None;
-        let [nx, _] = field.grid().chunks();
-        // Touched chunks mesh in parallel (pure core work); server updates follow on this thread.
-        // (No chunks — a paint write — skips the thread pool entirely.)
-        let built: Vec<_> = if change.chunks.is_empty() {
-            Vec::new()
-        } else {
-            ridgeline_core::mesh::par_map(&change.chunks, |&[cx, cz]| {
-                (
-                    (cz * nx + cx) as usize,
-                    ridgeline_core::mesh::build_chunk(&field, cx, cz),
-                    ridgeline_core::mesh::chunk_collision(&field, cx, cz),
-                )
-            })
-        };
-        for (i, mesh, col) in &built {
-            self.chunks.update_chunk(*i, mesh, col);
-        }
-        self.chunk_updates += built.len() as u64;
+        self.update_chunks_after_edit(&field, change, range_before);
         if !change.heights.is_empty() {
             let [lo, hi] = field.height_range();
             self.materials.surface.set("min_height", lo.to_variant());

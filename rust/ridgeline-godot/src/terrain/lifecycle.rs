@@ -45,6 +45,7 @@ impl INode3D for Terrain3D {
             materials: Default::default(),
             resource_builds: 0,
             chunk_updates: 0,
+            last_vertex_edit_frame: 0,
             water: WaterSurfaces::default(),
             water_node: None,
             job: None,
@@ -70,6 +71,7 @@ impl INode3D for Terrain3D {
         self.poll_job();
         // One upload per frame for every paint write since the last frame.
         self.flush_paint_uploads();
+        self.refresh_stale_lods();
     }
 
     fn on_notification(&mut self, what: Node3DNotification) {

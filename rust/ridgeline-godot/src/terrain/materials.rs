@@ -379,18 +379,19 @@ impl Terrain3D {
     }
 
     /// Re-encodes the control texels around `rect` (samples changed by an edit) and uploads the
-    /// texture. Heights, meshes and collision are not involved.
+    /// texture. Heights, meshes and collision are not involved. The work on the CPU is
+    /// proportional to the rectangle: classes are read and texels encoded only over it (plus the
+    /// neighbours the encoding looks at), and only its rows are written into the kept image.
     pub(super) fn update_control_rect(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
         let Some(p) = self.prepared().clone() else {
             return;
         };
         let [w, d] = p.field.grid().samples();
-        let classes = surface_classes::of(&p);
         let m = &mut self.materials;
         let Some(table) = m.table.clone().filter(|_| m.control.is_some()) else {
             return;
         };
-        if m.control_dims != [w, d] {
+        if m.control_dims != [w, d] || m.texels.len() != w * d * 4 {
             return;
         }
         // Roles depend on slope and water around a sample; overlays on the 8 neighbours.
@@ -399,46 +400,65 @@ impl Terrain3D {
             w,
             d,
         );
-        let before = m.texels.clone();
-        control_map::encode_rect(
-            w,
-            d,
-            &classes.role_ids,
-            &classes.biome_ids,
-            &table,
-            rect,
-            &mut m.texels,
-        );
-        if before == m.texels {
+        // The encoding of `rect` reads one sample around it: encode on that window alone.
+        let win = control_map::grow(rect, w, d);
+        let (ww, wd) = (win.x1 - win.x0, win.z1 - win.z0);
+        let (roles, biomes) = surface_classes::window(&p, win.x0, win.z0, win.x1, win.z1);
+        let mut sub = vec![0u8; ww * wd * 4];
+        let inner = TexelRect {
+            x0: rect.x0 - win.x0,
+            z0: rect.z0 - win.z0,
+            x1: rect.x1 - win.x0,
+            z1: rect.z1 - win.z0,
+        };
+        control_map::encode_rect(ww, wd, &roles, &biomes, &table, inner, &mut sub);
+        let (rw, rd) = (rect.x1 - rect.x0, rect.z1 - rect.z0);
+        let mut block = Vec::with_capacity(rw * rd * 4);
+        let mut changed = false;
+        for z in rect.z0..rect.z1 {
+            let src = ((z - win.z0) * ww + inner.x0) * 4;
+            let row = &sub[src..src + rw * 4];
+            let dst = (z * w + rect.x0) * 4;
+            if &m.texels[dst..dst + rw * 4] != row {
+                m.texels[dst..dst + rw * 4].copy_from_slice(row);
+                changed = true;
+            }
+            block.extend_from_slice(row);
+        }
+        if !changed {
             return;
         }
+        let Some(patch) = Image::create_from_data(
+            rw as i32,
+            rd as i32,
+            false,
+            Format::RGBA8,
+            &PackedByteArray::from(block.as_slice()),
+        ) else {
+            return;
+        };
+        let Some(image) = m.control_image.as_mut() else {
+            return;
+        };
+        image.blit_rect(
+            &patch,
+            Rect2i::new(Vector2i::ZERO, Vector2i::new(rw as i32, rd as i32)),
+            Vector2i::new(rect.x0 as i32, rect.z0 as i32),
+        );
         // Uploaded on the next frame, once for every edit of the frame (`flush_paint_uploads`).
         self.user_paint.control_pending = true;
         self.base_mut().set_process(true);
     }
 
-    /// Uploads the control texture's texels (the whole image: Godot has no partial texture
-    /// update; the control texture is one texture the shaders `texelFetch`).
+    /// Uploads the control texture (the whole image: Godot has no partial texture update; the
+    /// CPU image was patched over the edited rectangles only).
     pub(super) fn upload_control_texture(&mut self) {
         let m = &mut self.materials;
-        let [w, d] = m.control_dims;
-        let Some(tex) = m.control.as_mut() else {
+        let (Some(tex), Some(image)) = (m.control.as_mut(), m.control_image.as_ref()) else {
             return;
         };
-        if m.texels.len() != w * d * 4 {
-            return;
-        }
-        if let Some(image) = Image::create_from_data(
-            w as i32,
-            d as i32,
-            false,
-            Format::RGBA8,
-            &PackedByteArray::from(m.texels.as_slice()),
-        ) {
-            tex.update(&image);
-            m.control_image = Some(image);
-            m.counters.control_updates += 1;
-        }
+        tex.update(image);
+        m.counters.control_updates += 1;
     }
 
     /// Hands [member user_tint_channel] and [member user_tint_color] to the shaders.

@@ -153,6 +153,8 @@ pub struct Terrain3D {
     /// Whole-terrain mesh and collision builds, and edit chunk rebuilds (test counters).
     resource_builds: u64,
     chunk_updates: u64,
+    /// The process frame of the last in-place chunk update (see [`chunk_refresh`]).
+    last_vertex_edit_frame: u64,
     water: WaterSurfaces,
     /// The node showing [`Self::water`] (see [`lifecycle`]).
     water_node: Option<Gd<crate::render::water_node::TerrainWaterSurface>>,
@@ -390,6 +392,7 @@ mod asset_sync;
 mod bounds;
 mod cells;
 mod change_signal;
+mod chunk_refresh;
 mod draft_generation;
 mod edit_session;
 mod editing;

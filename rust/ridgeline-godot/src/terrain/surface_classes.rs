@@ -73,6 +73,32 @@ pub fn of(p: &Prepared) -> SurfaceClasses {
     }
 }
 
+/// Roles and biome ids (as in [`of`]) of the sample window `[x0, x1) × [z0, z1)`, row-major
+/// over the window.
+pub fn window(p: &Prepared, x0: usize, z0: usize, x1: usize, z1: usize) -> (Vec<u8>, Vec<u8>) {
+    let n = p.field.grid().sample_count();
+    let [w, _] = p.field.grid().samples();
+    let s = &p.surface;
+    let cap = (x1 - x0) * (z1 - z0);
+    let (mut roles, mut biomes) = (Vec::with_capacity(cap), Vec::with_capacity(cap));
+    let classified = !s.is_empty() && s.biome_ids.len() == n && s.role_ids.len() == n;
+    for z in z0..z1 {
+        let (a, b) = (z * w + x0, z * w + x1);
+        if classified {
+            roles.extend_from_slice(&s.role_ids[a..b]);
+            biomes.extend(s.biome_ids[a..b].iter().map(|&b| b.min(255) as u8));
+        } else {
+            roles.extend(std::iter::repeat_n(0, b - a));
+            if p.regions.len() == n {
+                biomes.extend(p.regions[a..b].iter().map(|&r| r.min(255) as u8));
+            } else {
+                biomes.extend(std::iter::repeat_n(0, b - a));
+            }
+        }
+    }
+    (roles, biomes)
+}
+
 /// The role id of sample `index` of `p` (0 = ground without a classification).
 pub fn role_at(p: &Prepared, index: usize) -> u8 {
     p.surface.role_ids.get(index).copied().unwrap_or(0)
