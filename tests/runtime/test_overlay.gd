@@ -15,8 +15,8 @@ func _terrain() -> Terrain3D:
 
 
 func _exclusion_at(t: Terrain3D, x: int, z: int) -> float:
-	var tex: Texture2D = t._test_shader_parameter("overlay_exclusion")
-	return tex.get_image().get_pixel(x, z).r if tex else -1.0
+	var img: Image = t._test_overlay_exclusion_image()
+	return img.get_pixel(x, z).r if img else -1.0
 
 
 func test_the_enum_and_its_default() -> void:
@@ -54,6 +54,7 @@ func test_the_exclusion_overlay_follows_strokes_and_undo() -> void:
 	var t := _terrain()
 	t.overlay = Terrain3D.OVERLAY_EXCLUSION
 	assert_eq(_exclusion_at(t, 32, 32), 0.0, "nothing excluded yet")
+	assert_true(t._test_shader_parameter("overlay_exclusion") is RID, "the shader gets the texture's RID")
 	assert_true(t.apply_stroke({"type": "exclude", "center": [32, 32], "radius": 6, "strength": 1.0, "falloff": 0.2}), "exclude")
 	assert_true(_exclusion_at(t, 32, 32) > 0.9, "the overlay shows the stroke: %f" % _exclusion_at(t, 32, 32))
 	assert_eq(_exclusion_at(t, 5, 5), 0.0, "and nothing elsewhere")

@@ -50,6 +50,8 @@ pub struct MaterialState {
     warned: Vec<String>,
     /// The exclusion overlay's texture (see [`super::overlay`]), once shown.
     pub overlay_exclusion: Option<Gd<ImageTexture>>,
+    /// The image last uploaded into it (tests read it back).
+    pub overlay_exclusion_image: Option<Gd<Image>>,
     /// Work counters, for tests (`_test_counters`).
     pub counters: Counters,
 }

@@ -38,6 +38,16 @@ pub fn contour_interval(range: f32) -> f32 {
         .unwrap_or(10.0 * p)
 }
 
+#[godot_api(secondary)]
+impl Terrain3D {
+    /// For tests: the exclusion weights (R8, one texel per sample) last uploaded for
+    /// [constant OVERLAY_EXCLUSION], or null before the overlay was shown.
+    #[func]
+    fn _test_overlay_exclusion_image(&self) -> Option<Gd<Image>> {
+        self.materials.overlay_exclusion_image.clone()
+    }
+}
+
 impl Terrain3D {
     /// Sets the overlay's shader parameters; `exclusion`: re-upload the exclusion texture too
     /// (after an edit that changed the mask, or a new surface). Locks the edit session: not
@@ -99,14 +109,14 @@ impl Terrain3D {
         };
         let m = &mut self.materials;
         match &mut m.overlay_exclusion {
-            // `set_image`, not `update`: the headless renderer keeps only a set image, and the
-            // tests read it back.
-            Some(t) => t.set_image(&image),
+            Some(t) if t.get_width() == w as i32 && t.get_height() == d as i32 => t.update(&image),
             slot => *slot = ImageTexture::create_from_image(&image),
         }
         if let Some(t) = &m.overlay_exclusion {
-            m.surface.set("overlay_exclusion", t.to_variant());
+            // Server materials take texture RIDs, not Texture objects.
+            m.surface.set("overlay_exclusion", t.get_rid().to_variant());
         }
+        m.overlay_exclusion_image = Some(image);
     }
 }
 
