@@ -133,6 +133,27 @@ pub struct Record {
     pub foliage: Option<FoliageRecord>,
 }
 
+impl Record {
+    /// A record that changes only the recipe (`kind`) and no sample: layer-list edits, paint
+    /// strokes (their undo replays the footprint) and, with [`Record::foliage`] set, foliage
+    /// density strokes.
+    pub fn recipe_only(kind: RecordKind) -> Record {
+        Record {
+            kind,
+            heights: Rect::EMPTY,
+            before_heights: Packed::default(),
+            after_heights: Packed::default(),
+            masks: Rect::EMPTY,
+            before_masks: (Packed::default(), Vec::new()),
+            after_masks: (Packed::default(), Vec::new()),
+            holes: Rect::EMPTY,
+            before_holes: Vec::new(),
+            after_holes: Vec::new(),
+            foliage: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -98,22 +98,13 @@ impl EditSession {
             self.foliage_maps.write(&id, start, &all, &after);
         }
         let record = Record {
-            kind,
-            heights: Rect::EMPTY,
-            before_heights: Packed::default(),
-            after_heights: Packed::default(),
-            masks: Rect::EMPTY,
-            before_masks: (Packed::default(), Vec::new()),
-            after_masks: (Packed::default(), Vec::new()),
-            holes: Rect::EMPTY,
-            before_holes: Vec::new(),
-            after_holes: Vec::new(),
             foliage: Some(FoliageRecord {
                 id,
                 rect: start,
                 before: Packed::pack(&before),
                 after: Packed::pack_delta(&after, &before),
             }),
+            ..Record::recipe_only(kind)
         };
         self.history.push(record);
         self.redo.clear();

@@ -4,9 +4,8 @@
 //! sample.
 
 use super::{Change, EditSession};
-use crate::edit::history::{Packed, Record, RecordKind};
+use crate::edit::history::{Record, RecordKind};
 use crate::edit::layer::{LAYER_KINDS, Layer};
-use crate::edit::rect::Rect;
 use crate::error::{Error, Result};
 
 /// Longest layer name, in characters.
@@ -130,19 +129,8 @@ impl EditSession {
     /// Records a layer-list edit (no sample changes) as one undo step.
     fn record_layers(&mut self, before: Vec<crate::recipe::Layer>) -> Change {
         let after = self.recipe.layers.clone();
-        self.history.push(Record {
-            kind: RecordKind::Layers { before, after },
-            heights: Rect::EMPTY,
-            before_heights: Packed::default(),
-            after_heights: Packed::default(),
-            masks: Rect::EMPTY,
-            before_masks: (Packed::default(), Vec::new()),
-            after_masks: (Packed::default(), Vec::new()),
-            holes: Rect::EMPTY,
-            before_holes: Vec::new(),
-            after_holes: Vec::new(),
-            foliage: None,
-        });
+        self.history
+            .push(Record::recipe_only(RecordKind::Layers { before, after }));
         self.redo.clear();
         Change::default()
     }

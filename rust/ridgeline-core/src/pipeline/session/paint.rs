@@ -17,7 +17,7 @@
 
 use super::{Change, EditSession};
 use crate::edit::brush::Shape;
-use crate::edit::history::{Packed, Record, RecordKind};
+use crate::edit::history::{Record, RecordKind};
 use crate::edit::paint::PaintLayers;
 use crate::edit::rect::Rect;
 use crate::edit::stroke::{List, Op, Stroke};
@@ -85,22 +85,10 @@ impl EditSession {
             self.replay_paint(fp);
         }
         let change = self.paint_change(&stroke, fp);
-        self.history.push(Record {
-            kind: RecordKind::Stroke {
-                list: List::Regions,
-                stroke,
-            },
-            heights: Rect::EMPTY,
-            before_heights: Packed::default(),
-            after_heights: Packed::default(),
-            masks: Rect::EMPTY,
-            before_masks: (Packed::default(), Vec::new()),
-            after_masks: (Packed::default(), Vec::new()),
-            holes: Rect::EMPTY,
-            before_holes: Vec::new(),
-            after_holes: Vec::new(),
-            foliage: None,
-        });
+        self.history.push(Record::recipe_only(RecordKind::Stroke {
+            list: List::Regions,
+            stroke,
+        }));
         self.redo.clear();
         change
     }
