@@ -95,39 +95,7 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
     let mut r = ObjectReader::new(path, v, d);
     let _ = r.raw("type");
     let layer = r.opt_str(d, "layer");
-    let max = MAX_CELLS_PER_AXIS as u64;
-    let mut whole = |r: &mut ObjectReader, key: &'static str, lo: u64, hi: u64| -> [u64; 2] {
-        let Some(pv) = r.raw(key) else {
-            d.push(
-                r.at(key),
-                format!("is required for a {TYPE}: two whole numbers"),
-            );
-            return [0, 0];
-        };
-        match pv.as_array().map(|a| a.as_slice()) {
-            // Whole numbers written as floats (`64.0`, as GDScript passes them) are accepted.
-            Some([a, b]) => match (whole_number(a), whole_number(b)) {
-                (Some(a), Some(b)) if (lo..=hi).contains(&a) && (lo..=hi).contains(&b) => [a, b],
-                _ => {
-                    d.push(
-                        r.at(key),
-                        format!("must be two whole numbers {lo}..={hi}, got {}", show(pv)),
-                    );
-                    [0, 0]
-                }
-            },
-            _ => {
-                d.push(
-                    r.at(key),
-                    format!("must be an array of two whole numbers, got {}", show(pv)),
-                );
-                [0, 0]
-            }
-        }
-    };
-    let grid = whole(&mut r, "grid", 1, max);
-    let origin = whole(&mut r, "origin", 0, max);
-    let size = whole(&mut r, "size", 1, max + 1);
+    let [grid, origin, size] = read_patch_rect(&mut r, d, TYPE);
     let mut heights = Vec::new();
     match r.raw("heights") {
         Some(Value::Array(items)) => {
@@ -188,17 +156,13 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
             );
         }
     }
-    if d.0.len() == before
-        && let Some(g) = ctx.grid
-        && g.cells() != [grid[0] as u32, grid[1] as u32]
-    {
-        let c = g.cells();
-        d.push(
-            r.at("grid"),
-            format!(
-                "the patch was taken on a {}×{} grid, this terrain has {}×{} cells; keep that grid or clear the edits explicitly",
-                grid[0], grid[1], c[0], c[1]
-            ),
+    if d.0.len() == before {
+        check_patch_grid(
+            &r,
+            d,
+            ctx,
+            grid,
+            "; keep that grid or clear the edits explicitly",
         );
     }
     if let Some(l) = &layer
@@ -227,6 +191,74 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
         points: Vec::new(),
         center_form: false,
     })
+}
+
+/// Reads a patch's `grid` (cells, 1..=max), `origin` (first sample) and `size` (samples) —
+/// each two whole numbers — for the patch stroke `ty`; a missing or bad pair is reported and
+/// reads as `[0, 0]`.
+pub(super) fn read_patch_rect(
+    r: &mut ObjectReader,
+    d: &mut Diagnostics,
+    ty: &str,
+) -> [[u64; 2]; 3] {
+    let max = MAX_CELLS_PER_AXIS as u64;
+    let mut whole = |key: &'static str, lo: u64, hi: u64| -> [u64; 2] {
+        let Some(pv) = r.raw(key) else {
+            d.push(
+                r.at(key),
+                format!("is required for a {ty}: two whole numbers"),
+            );
+            return [0, 0];
+        };
+        match pv.as_array().map(|a| a.as_slice()) {
+            // Whole numbers written as floats (`64.0`, as GDScript passes them) are accepted.
+            Some([a, b]) => match (whole_number(a), whole_number(b)) {
+                (Some(a), Some(b)) if (lo..=hi).contains(&a) && (lo..=hi).contains(&b) => [a, b],
+                _ => {
+                    d.push(
+                        r.at(key),
+                        format!("must be two whole numbers {lo}..={hi}, got {}", show(pv)),
+                    );
+                    [0, 0]
+                }
+            },
+            _ => {
+                d.push(
+                    r.at(key),
+                    format!("must be an array of two whole numbers, got {}", show(pv)),
+                );
+                [0, 0]
+            }
+        }
+    };
+    [
+        whole("grid", 1, max),
+        whole("origin", 0, max),
+        whole("size", 1, max + 1),
+    ]
+}
+
+/// Refuses a patch taken on another grid than the terrain's (when the context knows it);
+/// `hint` ends the message.
+pub(super) fn check_patch_grid(
+    r: &ObjectReader,
+    d: &mut Diagnostics,
+    ctx: &ParseContext,
+    grid: [u64; 2],
+    hint: &str,
+) {
+    if let Some(g) = ctx.grid
+        && g.cells() != [grid[0] as u32, grid[1] as u32]
+    {
+        let c = g.cells();
+        d.push(
+            r.at("grid"),
+            format!(
+                "the patch was taken on a {}×{} grid, this terrain has {}×{} cells{hint}",
+                grid[0], grid[1], c[0], c[1]
+            ),
+        );
+    }
 }
 
 /// `v` as a whole number ≥ 0 (an integer, or a float without fraction).

@@ -27,7 +27,6 @@ use super::stroke::{MAX_SAMPLE_UPDATES, Op, ParseContext, Stroke};
 use crate::biome::roles::Role;
 use crate::doc::reader::{ObjectReader, index, show, type_name};
 use crate::error::Diagnostics;
-use crate::grid::MAX_CELLS_PER_AXIS;
 use serde_json::{Map, Value};
 
 /// The patch stroke type.
@@ -155,45 +154,7 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
     let mut r = ObjectReader::new(path, v, d);
     let _ = r.raw("type");
     let layer = r.opt_str(d, "layer");
-    let max = MAX_CELLS_PER_AXIS as u64;
-    let mut whole = |r: &mut ObjectReader, key: &'static str, lo: u64, hi: u64| -> [u64; 2] {
-        let Some(pv) = r.raw(key) else {
-            d.push(
-                r.at(key),
-                format!("is required for a {TYPE}: two whole numbers"),
-            );
-            return [0, 0];
-        };
-        let w = |v: &Value| {
-            v.as_u64().or_else(|| {
-                v.as_f64()
-                    .filter(|x| x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(x))
-                    .map(|x| x as u64)
-            })
-        };
-        match pv.as_array().map(|a| a.as_slice()) {
-            Some([a, b]) => match (w(a), w(b)) {
-                (Some(a), Some(b)) if (lo..=hi).contains(&a) && (lo..=hi).contains(&b) => [a, b],
-                _ => {
-                    d.push(
-                        r.at(key),
-                        format!("must be two whole numbers {lo}..={hi}, got {}", show(pv)),
-                    );
-                    [0, 0]
-                }
-            },
-            _ => {
-                d.push(
-                    r.at(key),
-                    format!("must be an array of two whole numbers, got {}", show(pv)),
-                );
-                [0, 0]
-            }
-        }
-    };
-    let grid = whole(&mut r, "grid", 1, max);
-    let origin = whole(&mut r, "origin", 0, max);
-    let size = whole(&mut r, "size", 1, max + 1);
+    let [grid, origin, size] = super::height_patch::read_patch_rect(&mut r, d, TYPE);
     let mut bytes = |r: &mut ObjectReader, key: &'static str| -> Vec<u8> {
         let mut out = Vec::new();
         match r.raw(key) {
@@ -289,18 +250,8 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
             }
         }
     }
-    if d.0.len() == before
-        && let Some(g) = ctx.grid
-        && g.cells() != [grid[0] as u32, grid[1] as u32]
-    {
-        let c = g.cells();
-        d.push(
-            r.at("grid"),
-            format!(
-                "the patch was taken on a {}×{} grid, this terrain has {}×{} cells",
-                grid[0], grid[1], c[0], c[1]
-            ),
-        );
+    if d.0.len() == before {
+        super::height_patch::check_patch_grid(&r, d, ctx, grid, "");
     }
     if let Some(l) = &layer
         && !ctx.layers.iter().any(|x| &x.id == l && x.kind == "biomes")
