@@ -156,23 +156,15 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
             );
         }
     }
-    if d.0.len() == before {
-        check_patch_grid(
-            &r,
-            d,
-            ctx,
-            grid,
-            "; keep that grid or clear the edits explicitly",
-        );
-    }
-    if let Some(l) = &layer
-        && !ctx.layers.iter().any(|x| &x.id == l && x.kind == "sculpt")
-    {
-        d.push(
-            r.at("layer"),
-            format!("names `{l}`, which is not a sculpt layer"),
-        );
-    }
+    check_patch_target(
+        &r,
+        d,
+        ctx,
+        (d.0.len() == before).then_some(grid),
+        "; keep that grid or clear the edits explicitly",
+        layer.as_deref(),
+        "sculpt",
+    );
     r.finish(d);
     (d.0.len() == before).then(|| Stroke {
         op: Op::HeightPatch(HeightPatch {
@@ -238,16 +230,19 @@ pub(super) fn read_patch_rect(
     ]
 }
 
-/// Refuses a patch taken on another grid than the terrain's (when the context knows it);
-/// `hint` ends the message.
-pub(super) fn check_patch_grid(
+/// Refuses a patch taken on another grid than the terrain's (`grid`, checked when given and the
+/// context knows the terrain's; `hint` ends the message) and a `layer` that is not a `kind`
+/// layer.
+pub(super) fn check_patch_target(
     r: &ObjectReader,
     d: &mut Diagnostics,
     ctx: &ParseContext,
-    grid: [u64; 2],
+    grid: Option<[u64; 2]>,
     hint: &str,
+    layer: Option<&str>,
+    kind: &str,
 ) {
-    if let Some(g) = ctx.grid
+    if let (Some(grid), Some(g)) = (grid, ctx.grid)
         && g.cells() != [grid[0] as u32, grid[1] as u32]
     {
         let c = g.cells();
@@ -257,6 +252,14 @@ pub(super) fn check_patch_grid(
                 "the patch was taken on a {}×{} grid, this terrain has {}×{} cells{hint}",
                 grid[0], grid[1], c[0], c[1]
             ),
+        );
+    }
+    if let Some(l) = layer
+        && !ctx.layers.iter().any(|x| x.id == l && x.kind == kind)
+    {
+        d.push(
+            r.at("layer"),
+            format!("names `{l}`, which is not a {kind} layer"),
         );
     }
 }

@@ -250,17 +250,15 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
             }
         }
     }
-    if d.0.len() == before {
-        super::height_patch::check_patch_grid(&r, d, ctx, grid, "");
-    }
-    if let Some(l) = &layer
-        && !ctx.layers.iter().any(|x| &x.id == l && x.kind == "biomes")
-    {
-        d.push(
-            r.at("layer"),
-            format!("names `{l}`, which is not a biomes layer"),
-        );
-    }
+    super::height_patch::check_patch_target(
+        &r,
+        d,
+        ctx,
+        (d.0.len() == before).then_some(grid),
+        "",
+        layer.as_deref(),
+        "biomes",
+    );
     r.finish(d);
     (d.0.len() == before).then(|| Stroke {
         op: Op::PaintPatch(PaintPatch {
