@@ -1,7 +1,7 @@
 //! Biome paint: the recipe's biomes as colour swatches in the dock, the chosen biome (kept in
 //! the project metadata), and the plugin methods scripts and tests use.
 
-use super::live_stroke::source_of;
+use super::edit_source::source_recipe;
 use super::plugin::RidgelineEditorPlugin;
 use super::settings;
 use godot::classes::{Button, ButtonGroup, HFlowContainer, StyleBoxFlat};
@@ -13,14 +13,9 @@ pub fn recipe_biomes(plugin: &RidgelineEditorPlugin) -> Vec<(String, Color)> {
     let Some(t) = &plugin.terrain else {
         return Vec::new();
     };
-    let Ok(asset) = source_of(t) else {
+    let Ok(r) = source_recipe(t) else {
         return Vec::new();
     };
-    let a = asset.bind();
-    let Some(doc) = a.document() else {
-        return Vec::new();
-    };
-    let r = doc.recipe();
     let mut out: Vec<(String, Color)> = r
         .biomes
         .iter()

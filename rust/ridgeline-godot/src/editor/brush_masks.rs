@@ -29,8 +29,11 @@ pub fn available() -> Vec<(String, String)> {
     out
 }
 
-/// A 24 px thumbnail of a mask PNG (none when it cannot be read).
+/// A 24 px thumbnail of a mask PNG (none for the built-in shapes or when it cannot be read).
 fn thumbnail(reference: &str) -> Option<Gd<ImageTexture>> {
+    if !reference.starts_with("res://") {
+        return None;
+    }
     let path = godot::classes::ProjectSettings::singleton().globalize_path(reference);
     let mut img = Image::load_from_file(&path)?;
     if img.is_empty() {
@@ -44,7 +47,7 @@ fn thumbnail(reference: &str) -> Option<Gd<ImageTexture>> {
 pub fn fill(option: &mut Gd<OptionButton>, masks: &[(String, String)], chosen: &str) {
     option.clear();
     for (i, (reference, label)) in masks.iter().enumerate() {
-        match thumbnail(reference).filter(|_| reference.starts_with("res://")) {
+        match thumbnail(reference) {
             Some(icon) => option.add_icon_item(&icon, label.as_str()),
             None => option.add_item(label.as_str()),
         }

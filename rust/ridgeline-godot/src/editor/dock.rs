@@ -91,6 +91,7 @@ impl Dock {
         root.add_child(&page);
 
         let mut status = label("");
+        status.set_name("Status");
         status.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
         page.add_child(&status);
         let mut create = button(

@@ -40,7 +40,18 @@ impl RidgelineEditorPlugin {
     /// Dock: **Apply changes to asset** was pressed.
     #[func]
     fn _on_save_pressed(&mut self) {
-        if self.dirty.is_empty() {
+        let inline = self.terrain.as_ref().is_some_and(|t| {
+            matches!(
+                super::edit_source::source_of(t),
+                Ok(super::edit_source::EditSource::Inline)
+            )
+        });
+        if self.dirty.is_empty() && inline {
+            self.show_message(
+                "This terrain's strokes live in its inline recipe: save the scene (Ctrl+S).",
+                false,
+            );
+        } else if self.dirty.is_empty() {
             self.show_message("Nothing to save: the asset has no unsaved edits.", false);
         }
         self.save_dirty();
@@ -63,6 +74,13 @@ impl RidgelineEditorPlugin {
             self.refresh_status();
         }
         // Strokes, layer edits, undo and redo all change the asset's recipe.
+        self.refresh_layers();
+    }
+
+    /// An edit (stroke, layer edit, undo, redo) wrote into an edited terrain's inline recipe.
+    #[func]
+    fn _on_inline_recipe_edited(&mut self) {
+        self.refresh_status();
         self.refresh_layers();
     }
 
@@ -146,14 +164,10 @@ impl RidgelineEditorPlugin {
     pub(super) fn refresh_status(&mut self) {
         let text = match &self.terrain {
             None => String::new(),
-            Some(t) => match super::live_stroke::source_of(t) {
-                Ok(a) => {
-                    let unsaved = if self.dirty.contains(&a) {
-                        " (unsaved)"
-                    } else {
-                        ""
-                    };
-                    format!("Editing asset {}{unsaved}", a.get_path())
+            Some(t) => match super::edit_source::source_of(t) {
+                Ok(s) => {
+                    let unsaved = s.asset().is_some_and(|a| self.dirty.contains(a));
+                    s.describe(t, unsaved)
                 }
                 Err(why) => why,
             },

@@ -6,7 +6,7 @@
 //! The rows are read from the asset's recipe, which every edit writes back, so undo and redo
 //! show up on the next `changed` of the asset.
 
-use super::live_stroke::source_of;
+use super::edit_source::{source_of, source_recipe};
 use super::plugin::RidgelineEditorPlugin;
 use crate::terrain::Terrain3D;
 use crate::terrain::layer_kind::LayerKind;
@@ -251,10 +251,7 @@ fn row_controls(
 
 /// The edited terrain's layers from its asset's recipe, or why there are none to edit.
 pub fn recipe_layers(terrain: &Gd<Terrain3D>) -> Result<Vec<LayerRow>, String> {
-    let asset = source_of(terrain)?;
-    let a = asset.bind();
-    let doc = a.document().ok_or("the asset has no valid recipe")?;
-    let r = doc.recipe();
+    let r = source_recipe(terrain)?;
     Ok(r.layers
         .iter()
         .map(|l| LayerRow {
@@ -457,8 +454,8 @@ impl RidgelineEditorPlugin {
             return None;
         };
         match source_of(&t) {
-            Ok(asset) => {
-                self.watch_asset(&asset);
+            Ok(source) => {
+                self.watch_source(&t, &source);
                 Some(t)
             }
             Err(why) => {

@@ -5,11 +5,11 @@
 //! applied). Undo and redo call `Terrain3D._editor_undo/_editor_redo(id)`, which act only when
 //! the core history's top record is that stroke. Esc undoes the partial strokes: exact.
 
+use super::edit_source::{EditSource, source_of};
 use super::plugin::RidgelineEditorPlugin;
 use super::preview::{Ring, RingState};
 use super::stamp_path::{self, StampPath};
 use super::tools::{self, Brush, Target, Tool};
-use crate::resources::terrain_asset::TerrainAsset;
 use crate::terrain::Terrain3D;
 use godot::classes::Json;
 use godot::prelude::*;
@@ -38,35 +38,6 @@ pub struct LiveStroke {
     pending: Vec<[f64; 2]>,
     /// Partial strokes applied so far (core history records).
     applied: u32,
-}
-
-/// The asset a stroke on `t` edits, or why `t` cannot be edited in the editor.
-pub fn source_of(t: &Gd<Terrain3D>) -> Result<Gd<TerrainAsset>, String> {
-    let asset = t
-        .get("asset")
-        .try_to::<Option<Gd<TerrainAsset>>>()
-        .ok()
-        .flatten();
-    match asset {
-        Some(a) if a.bind().is_cooked() => Err(format!(
-            "Read-only: {} is a cooked terrain (.terrain.bin). Edit its .terrain.json source \
-             and cook it again.",
-            a.get_path()
-        )),
-        Some(a) if a.bind().document().is_none() => Err(format!(
-            "Read-only: {} has no valid recipe (see the Output panel).",
-            a.get_path()
-        )),
-        Some(a) => Ok(a),
-        None if !t.get("recipe").to::<GString>().is_empty() => Err(
-            "Read-only here: this terrain uses an inline recipe. Brushes edit TerrainAssets \
-             (.terrain.json); save the recipe as an asset to sculpt it."
-                .into(),
-        ),
-        None => {
-            Err("No source: assign a TerrainAsset (.terrain.json) to edit this terrain.".into())
-        }
-    }
 }
 
 #[godot_api(secondary)]
@@ -185,8 +156,8 @@ impl RidgelineEditorPlugin {
         let Some(c) = self.cursor else {
             return;
         };
-        let asset = match source_of(&terrain) {
-            Ok(a) => a,
+        let source = match source_of(&terrain) {
+            Ok(s) => s,
             Err(why) => {
                 self.show_message(&why, true);
                 return;
@@ -210,7 +181,7 @@ impl RidgelineEditorPlugin {
             }
         };
         if tool == Tool::Ramp {
-            self.ramp_click(terrain, &asset, &brush, c, &layer);
+            self.ramp_click(terrain, &source, &brush, c, &layer);
             return;
         }
         let target = Target {
@@ -237,7 +208,7 @@ impl RidgelineEditorPlugin {
             );
             return;
         }
-        self.watch_asset(&asset);
+        self.watch_source(&terrain, &source);
         self.stroke = Some(LiveStroke {
             terrain,
             tool,
@@ -330,7 +301,7 @@ impl RidgelineEditorPlugin {
     fn ramp_click(
         &mut self,
         mut terrain: Gd<Terrain3D>,
-        asset: &Gd<TerrainAsset>,
+        source: &EditSource,
         brush: &Brush,
         c: Cursor,
         layer: &str,
@@ -354,7 +325,7 @@ impl RidgelineEditorPlugin {
             self.show_message("The ramp was refused (see the Output panel).", true);
             return;
         }
-        self.watch_asset(asset);
+        self.watch_source(&terrain, source);
         self.commit_undo_step(&mut terrain, Tool::Ramp);
         let (pct, deg) = tools::grade(from, here).unwrap_or_default();
         self.show_message(
@@ -387,13 +358,26 @@ impl RidgelineEditorPlugin {
         ur.commit_action_ex().execute(false).done();
     }
 
-    /// Marks the asset unsaved whenever it changes (strokes, undo, redo).
-    pub(super) fn watch_asset(&mut self, asset: &Gd<TerrainAsset>) {
-        let call = Callable::from_object_method(&self.to_gd(), "_on_asset_changed")
-            .bindv(&VarArray::from(&[asset.to_variant()]));
-        let mut a = asset.clone();
-        if !a.is_connected("changed", &call) {
-            a.connect("changed", &call);
+    /// Follows the edited source: an asset is marked unsaved whenever it changes (strokes,
+    /// undo, redo); an inline recipe refreshes the dock when an edit wrote into it (the scene
+    /// saves it, and the undo step already marked the scene unsaved).
+    pub(super) fn watch_source(&mut self, terrain: &Gd<Terrain3D>, source: &EditSource) {
+        match source {
+            EditSource::Asset(asset) => {
+                let call = Callable::from_object_method(&self.to_gd(), "_on_asset_changed")
+                    .bindv(&VarArray::from(&[asset.to_variant()]));
+                let mut a = asset.clone();
+                if !a.is_connected("changed", &call) {
+                    a.connect("changed", &call);
+                }
+            }
+            EditSource::Inline => {
+                let call = Callable::from_object_method(&self.to_gd(), "_on_inline_recipe_edited");
+                let mut t = terrain.clone();
+                if !t.is_connected("source_edited", &call) {
+                    t.connect("source_edited", &call);
+                }
+            }
         }
     }
 }

@@ -4,6 +4,7 @@
 //! - [`plugin`]: `RidgelineEditorPlugin`, its virtuals and scripting API;
 //! - [`dock`]: the dock's stock controls;
 //! - [`dock_actions`]: the dock's button and terrain-signal callbacks, status, saving;
+//! - [`edit_source`]: what the dock edits (an asset or the inline recipe), or why it cannot;
 //! - [`live_stroke`]: strokes while dragging, one undo step on release;
 //! - [`input`] (pure) and [`events`]: what a viewport event does;
 //! - [`tools`] (pure): tools, brush settings, stroke JSON; [`stamp_path`] (pure): stamp spacing;
@@ -21,6 +22,7 @@ mod brush_masks;
 mod create_asset;
 mod dock;
 mod dock_actions;
+mod edit_source;
 mod events;
 pub mod export_plugin;
 mod frame_view;

@@ -337,7 +337,7 @@ impl Terrain3D {
             self.refresh_overlay_after_edit(s.exclusion(), !change.exclusion.is_empty());
         }
         if godot::classes::Engine::singleton().is_editor_hint() {
-            self.write_strokes_to_asset(s);
+            self.write_strokes_to_source(s);
         }
         let t = change.touched;
         self.foliage_feed.touched(t.union(&change.foliage));
@@ -349,6 +349,27 @@ impl Terrain3D {
         Ok(())
     }
 
+    /// In the editor: writes the session's strokes and layers into the source — the asset's
+    /// recipe, or the inline [member recipe] (saved with the scene) — and signals it.
+    fn write_strokes_to_source(&mut self, s: &EditSession) -> bool {
+        if self.asset.is_some() {
+            return self.write_strokes_to_asset(s);
+        }
+        if self.recipe.is_empty() {
+            return false;
+        }
+        let text = self.recipe.to_string();
+        let Ok(doc) = Document::parse(&text, "Terrain3D.recipe") else {
+            return false;
+        };
+        let doc = with_strokes_of(doc, s);
+        // Written straight into the field: the setter would regenerate what is already shown.
+        self.recipe = GString::from(doc.to_canonical_json().as_str());
+        // Deferred: handlers (the Terrain dock) may call back into this node, bound here.
+        self.emit_deferred("source_edited", &[]);
+        true
+    }
+
     /// Writes the session's strokes and layers into the asset's recipe and emits `changed`.
     fn write_strokes_to_asset(&mut self, s: &EditSession) -> bool {
         let Some(asset) = &mut self.asset else {
@@ -358,24 +379,29 @@ impl Terrain3D {
         let Some(doc) = a.document().cloned() else {
             return false;
         };
-        let edited = s.recipe();
-        let with = |mut r: ridgeline_core::recipe::Recipe| {
-            r.set_strokes_from(edited);
-            r
-        };
-        let doc = match doc {
-            Document::Asset(mut d) => {
-                d.recipe = with(d.recipe);
-                Document::Asset(d)
-            }
-            Document::Recipe(r) => Document::Recipe(with(r)),
-        };
-        a.set_document(doc);
+        a.set_document(with_strokes_of(doc, s));
         drop(a);
         // Deferred: this node is mutably bound here, and `changed` handlers (the inspector, the
         // editor plugin) may call back into it.
         asset.call_deferred("emit_changed", &[]);
         self.asset_written();
+        self.emit_deferred("source_edited", &[]);
         true
+    }
+}
+
+/// `doc` with the strokes and layers of the edit session `s`.
+fn with_strokes_of(doc: Document, s: &EditSession) -> Document {
+    let edited = s.recipe();
+    let with = |mut r: ridgeline_core::recipe::Recipe| {
+        r.set_strokes_from(edited);
+        r
+    };
+    match doc {
+        Document::Asset(mut d) => {
+            d.recipe = with(d.recipe);
+            Document::Asset(d)
+        }
+        Document::Recipe(r) => Document::Recipe(with(r)),
     }
 }

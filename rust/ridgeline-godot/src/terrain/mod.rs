@@ -60,7 +60,9 @@ pub struct Terrain3D {
     #[var(set)]
     asset: Option<Gd<TerrainAsset>>,
     /// An inline recipe (JSON) for deliberately procedural scenes; generated at runtime.
-    /// Setting both this and [member asset] is an error.
+    /// Setting both this and [member asset] is an error. In the editor the Terrain dock's
+    /// brushes, layer edits, undo and redo write their strokes into it (as canonical JSON, saved
+    /// with the scene; see [signal source_edited]); a game's edits never change it.
     #[export(multiline)]
     #[var(set)]
     recipe: GString,
@@ -189,6 +191,12 @@ impl Terrain3D {
     /// keeps the previous surface.
     #[signal]
     fn generation_finished(ok: bool, message: GString);
+
+    /// Emitted (deferred) in the editor after an edit — a stroke, undo, redo or layer edit —
+    /// wrote the terrain's strokes and layers into its source: the [member asset]'s recipe
+    /// (which also emits [signal Resource.changed]) or the inline [member recipe].
+    #[signal]
+    fn source_edited();
 
     /// Emitted after a stroke, undo, redo or layer toggle, once the meshes and collision of the
     /// touched chunks are rebuilt (only those). `region` is the touched sample rectangle

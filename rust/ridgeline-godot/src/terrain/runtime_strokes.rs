@@ -149,7 +149,7 @@ fn merge(into: &mut Change, c: Change) {
 
 impl Terrain3D {
     /// The recipe of the source (asset document or inline recipe); `None` for cooked assets.
-    pub(super) fn source_recipe(&self) -> Option<Recipe> {
+    pub(crate) fn source_recipe(&self) -> Option<Recipe> {
         match (&self.asset, self.recipe.is_empty()) {
             (Some(a), _) => a.bind().document().map(|d| d.recipe().clone()),
             (None, false) => Document::parse(&self.recipe.to_string(), "Terrain3D.recipe")
