@@ -95,7 +95,7 @@ impl ChunkIndex {
     }
 
     fn chunk_of_in(chunks: [usize; 2], size: f32, p: [f32; 3]) -> [usize; 2] {
-        let c = |v: f32, n: usize| ((v / size).floor().max(0.0) as usize).min(n - 1);
+        let c = |v: f32, n: usize| ((v / size).floor().max(0.0) as usize).min(n.saturating_sub(1));
         [c(p[0], chunks[0]), c(p[2], chunks[1])]
     }
 
@@ -111,6 +111,13 @@ impl ChunkIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_index_maps_every_position_to_its_origin_chunk() {
+        let empty = ChunkIndex::default();
+        assert_eq!(empty.chunk_of([10.0, 0.0, 10.0]), [0, 0]);
+        assert!(empty.chunk(0, 0).is_empty());
+    }
 
     fn grid(n: u32, spacing: f32) -> Scatter {
         let mut placements = Vec::new();

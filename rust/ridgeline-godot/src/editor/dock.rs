@@ -10,7 +10,7 @@ use godot::classes::{
 use godot::prelude::*;
 
 /// A brush field of the dock: key (as in [`Brush::to_json`]), label, range, step.
-const FIELDS: [(&str, &str, f64, f64, f64); 7] = [
+const FIELDS: [(&str, &str, f64, f64, f64); 8] = [
     ("size", "Size (m)", SIZE_RANGE.0, SIZE_RANGE.1, 0.1),
     ("strength", "Strength", 0.0, 1.0, 0.01),
     ("falloff", "Falloff", 0.0, 1.0, 0.01),
@@ -24,11 +24,12 @@ const FIELDS: [(&str, &str, f64, f64, f64); 7] = [
     ),
     ("slope_min", "Slope min (°)", 0.0, 90.0, 0.5),
     ("slope_max", "Slope max (°)", 0.0, 90.0, 0.5),
+    ("density", "Density", 0.0, 1.0, 0.01),
 ];
 
 /// The hotkeys, as the dock lists them.
 pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set height)\n\
-    [ ] size · - = strength · 1–9, 0, P, B tool · Esc cancel stroke, then None\n\
+    [ ] size · - = strength · 1–9, 0, P, B, G tool · Esc cancel stroke, then None\n\
     Ramp: click start, click end · F frames the terrain\n\
     Ctrl+wheel ±1 m, Ctrl+Alt+wheel ±0.1 m target (Set height)\n\
     RMB/MMB/wheel/Alt navigate · Ctrl+Z / Ctrl+Y undo / redo · Ctrl+S saves the asset";
@@ -49,6 +50,9 @@ pub struct Dock {
     /// Biome paint's swatches (filled by [`super::biome_palette`]).
     pub biome_swatches: Gd<HFlowContainer>,
     biome_section: Gd<VBoxContainer>,
+    /// Foliage's type choice (filled by [`super::foliage_tool`]).
+    pub foliage_option: Gd<OptionButton>,
+    foliage_section: Gd<VBoxContainer>,
     /// The brush mask (filled by [`super::brush_masks`]).
     pub mask_option: Gd<OptionButton>,
     /// **Overlay**: None / Exclusions / Elevation / Slope / Biome ([`crate::terrain::overlay`]).
@@ -161,6 +165,20 @@ impl Dock {
         biome_section.add_child(&biome_swatches);
         biome_section.set_visible(false);
         page.add_child(&biome_section);
+        let mut foliage_section = VBoxContainer::new_alloc();
+        foliage_section.add_child(&label("Foliage type"));
+        let mut foliage_option = OptionButton::new_alloc();
+        foliage_option.set_name("FoliageType");
+        foliage_option.set_tooltip_text(
+            "The palette's foliage type whose density the brush paints (Shift restores it)",
+        );
+        foliage_option.connect(
+            "item_selected",
+            &Callable::from_object_method(plugin, "_on_foliage_selected"),
+        );
+        foliage_section.add_child(&foliage_option);
+        foliage_section.set_visible(false);
+        page.add_child(&foliage_section);
         page.add_child(&HSeparator::new_alloc());
         let layers = super::layers_panel::LayersPanel::new(plugin);
         page.add_child(&layers.root);
@@ -223,6 +241,8 @@ impl Dock {
             progress,
             biome_swatches,
             biome_section,
+            foliage_option,
+            foliage_section,
             mask_option,
             overlay_option,
             layers,
@@ -250,11 +270,21 @@ impl Dock {
             if *key == "target_height" {
                 s.set_editable(tool == Tool::SetHeight);
             }
+            let foliage = matches!(tool, Tool::FoliagePaint | Tool::FoliageRestore);
             if key.starts_with("slope_") {
-                s.set_editable(!matches!(tool, Tool::Hole | Tool::FillHole));
+                s.set_editable(!matches!(tool, Tool::Hole | Tool::FillHole) && !foliage);
+            }
+            if *key == "density" {
+                s.set_editable(tool == Tool::FoliagePaint);
+            }
+            // Convert reads only the size (its pick radius).
+            if tool == Tool::ConvertObject && *key != "size" {
+                s.set_editable(false);
             }
         }
         self.biome_section.set_visible(tool == Tool::BiomePaint);
+        self.foliage_section
+            .set_visible(matches!(tool, Tool::FoliagePaint | Tool::FoliageRestore));
     }
 
     /// The source line (what is edited, or why it is read-only); `no_source` shows

@@ -124,6 +124,7 @@ impl RidgelineEditorPlugin {
         self.show_message(&text, !ok || !warnings.is_empty());
         self.refresh_status();
         self.refresh_biomes();
+        self.refresh_foliage();
     }
 }
 
@@ -149,6 +150,7 @@ impl RidgelineEditorPlugin {
         }
         self.refresh_status();
         self.refresh_biomes();
+        self.refresh_foliage();
         self.refresh_masks();
         self.refresh_tool();
         let overlay = self

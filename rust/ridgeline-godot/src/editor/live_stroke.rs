@@ -111,6 +111,11 @@ impl RidgelineEditorPlugin {
                 _ => s += "  click the start",
             },
             Tool::BiomePaint => s += &format!("  biome {}", self.biome),
+            Tool::FoliagePaint => {
+                s += &format!("  {}  density {:.2}", self.foliage, self.brush().density)
+            }
+            Tool::FoliageRestore => s += &format!("  {}  density 1", self.foliage),
+            Tool::ConvertObject => s += &self.convert_hint(),
             _ => {}
         }
         s
@@ -156,6 +161,10 @@ impl RidgelineEditorPlugin {
         let Some(c) = self.cursor else {
             return;
         };
+        if self.tool == Tool::ConvertObject {
+            self.convert_click(terrain, c);
+            return;
+        }
         let source = match source_of(&terrain) {
             Ok(s) => s,
             Err(why) => {
@@ -192,10 +201,18 @@ impl RidgelineEditorPlugin {
                 _ => 0.0,
             },
             biome: self.biome.clone(),
+            foliage: self.foliage.clone(),
             mask: self.mask(),
         };
         if tool == Tool::BiomePaint && !self.biomes.iter().any(|(b, _)| *b == self.biome) {
             self.show_message("Pick a biome in the dock first.", true);
+            return;
+        }
+        if matches!(tool, Tool::FoliagePaint | Tool::FoliageRestore) && self.foliage.is_empty() {
+            self.show_message(
+                "This terrain's palette has no foliage types to paint (see docs/scatter.md).",
+                true,
+            );
             return;
         }
         let Some(stroke) = tools::stroke_json(tool, &brush, &target, &[c.local]) else {

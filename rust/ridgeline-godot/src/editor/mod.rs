@@ -12,19 +12,21 @@
 //! - [`gizmo`]: click-to-select and the terrain's outline;
 //! - [`framing`] (pure) and [`frame_view`]: F frames the whole terrain;
 //! - [`layers_panel`]: the Layers panel (toggles, renames, add/remove, target layer);
-//! - [`biome_palette`]: Biome paint's swatches; [`brush_masks`]: circle, square, PNG masks;
+//! - [`biome_palette`]: Biome paint's swatches; [`foliage_tool`]: the Foliage tool's type; [`brush_masks`]: circle, square, PNG masks;
 //! - [`create_asset`]: **Create terrain asset…** for a terrain without a source;
 //! - [`heightmap_import`]: **Import heightmap…** (file and options dialogs, one undo step);
 //! - [`graph`]: the Terrain Graph workspace (bottom panel) and its Presets tab.
 
 mod biome_palette;
 mod brush_masks;
+mod convert_object;
 mod create_asset;
 mod dock;
 mod dock_actions;
 mod edit_source;
 mod events;
 pub mod export_plugin;
+mod foliage_tool;
 mod frame_view;
 mod framing;
 mod gizmo;

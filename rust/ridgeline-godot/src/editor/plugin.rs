@@ -64,6 +64,8 @@ pub struct RidgelineEditorPlugin {
     /// Biome paint: the edited recipe's biomes and tints, and the chosen one.
     pub(super) biomes: Vec<(String, Color)>,
     pub(super) biome: String,
+    /// Foliage: the palette foliage type painted.
+    pub(super) foliage: String,
     /// The layer each layer kind's tools paint into (empty or missing: the kind's first
     /// layer; see [`super::layers_panel`]).
     pub(super) target_layers: HashMap<&'static str, String>,
@@ -271,8 +273,9 @@ impl IEditorPlugin for RidgelineEditorPlugin {
 #[godot_api]
 impl RidgelineEditorPlugin {
     /// Selects a tool by name (`none`, `raise`, `lower`, `smooth`, `flatten`, `set_height`,
-    /// `exclude`, `erase`, `hole`, `fill_hole`, `ramp`, `protect`, `biome_paint`), as the
-    /// dock's buttons do. Returns false for an unknown name.
+    /// `exclude`, `erase`, `hole`, `fill_hole`, `ramp`, `protect`, `biome_paint`,
+    /// `foliage_paint`, `foliage_restore`, `convert_object`), as the dock's buttons do.
+    /// Returns false for an unknown name.
     #[func]
     pub fn set_tool(&mut self, name: GString) -> bool {
         match Tool::from_name(&name.to_string()) {
@@ -294,7 +297,8 @@ impl RidgelineEditorPlugin {
     }
 
     /// The current tool group's brush settings: `size`, `strength`, `falloff`, `spacing`,
-    /// `target_height`, `slope_min`, `slope_max` (degrees; 0 and 90 limit nothing).
+    /// `target_height`, `slope_min`, `slope_max` (degrees; 0 and 90 limit nothing), `density`
+    /// (the Foliage tool's density multiplier, 0..1).
     #[func]
     pub fn get_brush(&self) -> VarDictionary {
         let b = self.brush();
@@ -306,6 +310,7 @@ impl RidgelineEditorPlugin {
         d.set("target_height", b.target_height);
         d.set("slope_min", b.slope_min);
         d.set("slope_max", b.slope_max);
+        d.set("density", b.density);
         d
     }
 

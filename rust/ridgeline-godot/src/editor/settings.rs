@@ -10,6 +10,8 @@ use std::collections::HashMap;
 const SECTION: &str = "ridgeline";
 /// The key of the biome Biome paint paints.
 const BIOME_KEY: &str = "biome_paint.biome";
+/// The key of the foliage type the Foliage tool paints.
+const FOLIAGE_KEY: &str = "foliage_paint.foliage";
 
 /// The remembered brushes (defaults for groups never set).
 pub fn load_brushes() -> HashMap<Group, Brush> {
@@ -48,15 +50,35 @@ pub fn save_brush(group: Group, brush: &Brush) {
     d.set("target_height", brush.target_height);
     d.set("slope_min", brush.slope_min);
     d.set("slope_max", brush.slope_max);
+    d.set("density", brush.density);
     settings.set_project_metadata(SECTION, group.key(), &d.to_variant());
 }
 
 /// The remembered Biome paint biome (empty when none).
 pub fn load_biome() -> String {
+    load_choice(BIOME_KEY)
+}
+
+/// Remembers the Biome paint biome.
+pub fn save_biome(name: &str) {
+    save_choice(BIOME_KEY, name);
+}
+
+/// The remembered foliage type the Foliage tool paints (empty when none).
+pub fn load_foliage() -> String {
+    load_choice(FOLIAGE_KEY)
+}
+
+/// Remembers the foliage type the Foliage tool paints.
+pub fn save_foliage(name: &str) {
+    save_choice(FOLIAGE_KEY, name);
+}
+
+fn load_choice(key: &str) -> String {
     EditorInterface::singleton()
         .get_editor_settings()
         .map(|s| {
-            s.get_project_metadata_ex(SECTION, BIOME_KEY)
+            s.get_project_metadata_ex(SECTION, key)
                 .default(&"".to_variant())
                 .done()
                 .try_to::<GString>()
@@ -66,10 +88,9 @@ pub fn load_biome() -> String {
         .unwrap_or_default()
 }
 
-/// Remembers the Biome paint biome.
-pub fn save_biome(name: &str) {
+fn save_choice(key: &str, value: &str) {
     if let Some(mut settings) = EditorInterface::singleton().get_editor_settings() {
-        settings.set_project_metadata(SECTION, BIOME_KEY, &name.to_variant());
+        settings.set_project_metadata(SECTION, key, &value.to_variant());
     }
 }
 

@@ -34,11 +34,21 @@ pub enum Tool {
     Protect,
     /// Paints one of the recipe's biomes (core `region` stroke).
     BiomePaint,
+    /// Paints the chosen foliage type's density multiplier toward the brush's `density`
+    /// (core `foliage_density` stroke; 0, the default, removes the foliage: paths, clearings).
+    FoliagePaint,
+    /// Shift with [`Tool::FoliagePaint`]: paints density 1, restoring the automatic density.
+    FoliageRestore,
+    /// A click converts the scatter placement nearest to it (within the brush radius) into an
+    /// owned scene object at the placement's transform and records its key in
+    /// `Terrain3D.scatter_exclusions` (one undo step; no stroke).
+    ConvertObject,
 }
 
-/// Every tool in dock order (hotkeys: `1`…`9` select the second to tenth, then `0`, `P`, `B`;
-/// see [`Tool::hotkey`]).
-pub const TOOLS: [Tool; 13] = [
+/// Every tool with a dock button, in dock order (hotkeys: `1`…`9` select the second to tenth,
+/// then `0`, `P`, `B`, `G`, `O`; see [`Tool::hotkey`]). [`Tool::FoliageRestore`] is reached
+/// with Shift only.
+pub const TOOLS: [Tool; 15] = [
     Tool::None,
     Tool::Raise,
     Tool::Lower,
@@ -52,6 +62,8 @@ pub const TOOLS: [Tool; 13] = [
     Tool::Ramp,
     Tool::Protect,
     Tool::BiomePaint,
+    Tool::FoliagePaint,
+    Tool::ConvertObject,
 ];
 
 impl Tool {
@@ -71,6 +83,9 @@ impl Tool {
             Tool::Ramp => "ramp",
             Tool::Protect => "protect",
             Tool::BiomePaint => "biome_paint",
+            Tool::FoliagePaint => "foliage_paint",
+            Tool::FoliageRestore => "foliage_restore",
+            Tool::ConvertObject => "convert_object",
         }
     }
 
@@ -90,6 +105,9 @@ impl Tool {
             Tool::Ramp => "0",
             Tool::Protect => "P",
             Tool::BiomePaint => "B",
+            Tool::FoliagePaint => "G",
+            Tool::FoliageRestore => "Shift+G",
+            Tool::ConvertObject => "O",
         }
     }
 
@@ -118,12 +136,19 @@ impl Tool {
             Tool::Ramp => "Ramp",
             Tool::Protect => "Protect",
             Tool::BiomePaint => "Biome paint",
+            Tool::FoliagePaint => "Foliage",
+            Tool::FoliageRestore => "Restore foliage",
+            Tool::ConvertObject => "Convert",
         }
     }
 
-    /// The tool named `name`.
+    /// The tool named `name` (the dock's tools and `foliage_restore`).
     pub fn from_name(name: &str) -> Option<Tool> {
-        TOOLS.iter().copied().find(|t| t.name() == name)
+        TOOLS
+            .iter()
+            .copied()
+            .chain([Tool::FoliageRestore])
+            .find(|t| t.name() == name)
     }
 
     /// The settings group: tools of one group share brush settings.
@@ -135,15 +160,19 @@ impl Tool {
             Tool::Ramp => Group::Ramp,
             Tool::Protect => Group::Protect,
             Tool::BiomePaint => Group::Biomes,
+            Tool::FoliagePaint | Tool::FoliageRestore => Group::Foliage,
+            Tool::ConvertObject => Group::Objects,
             _ => Group::Sculpt,
         }
     }
 
     /// The kind of layer this tool's strokes go into (a recipe layer kind), `None` for tool
-    /// None. Shift's inverted tool keeps the kind.
+    /// None, the foliage tools (`foliage_density` strokes live in the recipe's own
+    /// `foliage_paint` list, outside layers) and Convert (no stroke). Shift's inverted tool
+    /// keeps the kind.
     pub fn layer_kind(self) -> Option<&'static str> {
         match self {
-            Tool::None => None,
+            Tool::None | Tool::FoliagePaint | Tool::FoliageRestore | Tool::ConvertObject => None,
             Tool::Exclude | Tool::Erase => Some("exclusions"),
             Tool::Protect => Some("protection"),
             Tool::BiomePaint => Some("biomes"),
@@ -162,16 +191,19 @@ impl Tool {
             Tool::Hole => Tool::FillHole,
             Tool::FillHole => Tool::Hole,
             Tool::Flatten | Tool::SetHeight => Tool::Smooth,
+            Tool::FoliagePaint => Tool::FoliageRestore,
+            Tool::FoliageRestore => Tool::FoliagePaint,
             t => t,
         }
     }
 
-    /// The stroke type the core applies.
+    /// The stroke type the core applies (`None`: the tool writes no stroke).
     pub fn stroke_type(self) -> Option<&'static str> {
         match self {
-            Tool::None => None,
+            Tool::None | Tool::ConvertObject => None,
             Tool::Hole | Tool::FillHole => Some("hole"),
             Tool::BiomePaint => Some("region"),
+            Tool::FoliagePaint | Tool::FoliageRestore => Some("foliage_density"),
             t => Some(t.name()),
         }
     }
@@ -194,10 +226,14 @@ pub enum Group {
     Protect,
     /// Biome paint.
     Biomes,
+    /// Foliage, restore foliage.
+    Foliage,
+    /// Convert (its size is the pick radius).
+    Objects,
 }
 
 /// Every group (the settings load them all).
-pub const GROUPS: [Group; 7] = [
+pub const GROUPS: [Group; 9] = [
     Group::Sculpt,
     Group::Level,
     Group::Exclusion,
@@ -205,6 +241,8 @@ pub const GROUPS: [Group; 7] = [
     Group::Ramp,
     Group::Protect,
     Group::Biomes,
+    Group::Foliage,
+    Group::Objects,
 ];
 
 impl Group {
@@ -218,6 +256,8 @@ impl Group {
             Group::Ramp => "brush.ramp",
             Group::Protect => "brush.protect",
             Group::Biomes => "brush.biomes",
+            Group::Foliage => "brush.foliage",
+            Group::Objects => "brush.objects",
         }
     }
 }
@@ -240,6 +280,8 @@ pub struct Brush {
     pub slope_min: f64,
     /// See [`Brush::slope_min`].
     pub slope_max: f64,
+    /// Foliage: the density multiplier (0..1) the brush paints; 0 removes the foliage.
+    pub density: f64,
 }
 
 /// Size limits (world units).
@@ -255,6 +297,7 @@ impl Default for Brush {
             target_height: 0.0,
             slope_min: 0.0,
             slope_max: 90.0,
+            density: 0.0,
         }
     }
 }
@@ -274,6 +317,7 @@ impl Brush {
             target_height: fix(self.target_height, -1.0e6, 1.0e6, 0.0),
             slope_min: fix(self.slope_min, 0.0, 90.0, 0.0),
             slope_max: fix(self.slope_max, 0.0, 90.0, 90.0),
+            density: fix(self.density, 0.0, 1.0, d.density),
         }
     }
 
@@ -318,6 +362,7 @@ impl Brush {
             "size": self.size, "strength": self.strength, "falloff": self.falloff,
             "spacing": self.spacing, "target_height": self.target_height,
             "slope_min": self.slope_min, "slope_max": self.slope_max,
+            "density": self.density,
         })
     }
 
@@ -333,6 +378,7 @@ impl Brush {
             target_height: get("target_height", d.target_height),
             slope_min: get("slope_min", d.slope_min),
             slope_max: get("slope_max", d.slope_max),
+            density: get("density", d.density),
         }
         .clamped()
     }
@@ -354,6 +400,8 @@ pub struct Target {
     /// The layer the stroke goes into (its `layer` key); empty: the first layer of the tool's
     /// kind (see [`Tool::layer_kind`]).
     pub layer: String,
+    /// Foliage: the palette's foliage type painted.
+    pub foliage: String,
 }
 
 /// The shared part of every stroke: type, radius, strength, falloff, slope limits.
@@ -364,8 +412,8 @@ fn brush_json(ty: &str, brush: &Brush) -> Value {
         "strength": brush.strength,
         "falloff": brush.falloff,
     });
-    // Holes are cut per cell: slope limits do not apply to them.
-    if let (Some([lo, hi]), false) = (brush.slope_band(), ty == "hole") {
+    // Holes are cut per cell and foliage has its own slope limit: no brush slope limits.
+    if let (Some([lo, hi]), false) = (brush.slope_band(), ty == "hole" || ty == "foliage_density") {
         v["slope_min"] = json!(lo);
         v["slope_max"] = json!(hi);
     }
@@ -403,6 +451,14 @@ pub fn stroke_json(
         Tool::BiomePaint => v["biome"] = json!(target.biome),
         Tool::Hole => v["mode"] = json!("paint"),
         Tool::FillHole => v["mode"] = json!("erase"),
+        Tool::FoliagePaint => {
+            v["foliage"] = json!(target.foliage);
+            v["density"] = json!(brush.density);
+        }
+        Tool::FoliageRestore => {
+            v["foliage"] = json!(target.foliage);
+            v["density"] = json!(1.0);
+        }
         _ => {}
     }
     Some(v)
@@ -445,192 +501,5 @@ pub fn label(tool: Tool, brush: &Brush, height: Option<f64>, slope_deg: Option<f
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        for t in TOOLS {
-            assert_eq!(Tool::from_name(t.name()), Some(t));
-        }
-        assert_eq!(Tool::from_name("bogus"), None);
-    }
-
-    #[test]
-    fn shift_inverts() {
-        assert_eq!(Tool::Raise.inverted(), Tool::Lower);
-        assert_eq!(Tool::Lower.inverted(), Tool::Raise);
-        assert_eq!(Tool::Exclude.inverted(), Tool::Erase);
-        assert_eq!(Tool::Flatten.inverted(), Tool::Smooth);
-        assert_eq!(Tool::SetHeight.inverted(), Tool::Smooth);
-        assert_eq!(Tool::Smooth.inverted(), Tool::Smooth);
-        assert_eq!(Tool::Hole.inverted(), Tool::FillHole);
-        assert_eq!(Tool::FillHole.inverted(), Tool::Hole);
-    }
-
-    #[test]
-    fn brush_clamps_and_steps() {
-        let b = Brush {
-            size: f64::NAN,
-            strength: 7.0,
-            falloff: -1.0,
-            spacing: 0.0,
-            target_height: 3.0,
-            slope_min: -4.0,
-            slope_max: 200.0,
-        }
-        .clamped();
-        assert_eq!((b.slope_min, b.slope_max), (0.0, 90.0));
-        assert_eq!(b.slope_band(), None);
-        assert_eq!(b.size, Brush::default().size);
-        assert_eq!(b.strength, 1.0);
-        assert_eq!(b.falloff, 0.0);
-        assert_eq!(b.spacing, 0.05);
-        assert!((Brush::default().resized(true).size - 19.2).abs() < 1e-9);
-        assert_eq!(Brush::default().restrengthened(true).strength, 0.55);
-        let max = Brush {
-            size: 2000.0,
-            ..Brush::default()
-        };
-        assert_eq!(max.resized(true).size, 2000.0);
-    }
-
-    #[test]
-    fn inverting_keeps_the_layer_kind_and_a_target_layer_reaches_the_stroke() {
-        for t in TOOLS {
-            assert_eq!(t.inverted().layer_kind(), t.layer_kind(), "{t:?}");
-        }
-        let target = Target {
-            layer: "roads".into(),
-            ..Target::default()
-        };
-        let v =
-            stroke_json(Tool::Raise, &Brush::default(), &target, &[[1.0, 2.0]]).expect("a stroke");
-        assert_eq!(v["layer"], "roads");
-        let v = stroke_json(
-            Tool::Raise,
-            &Brush::default(),
-            &Target::default(),
-            &[[1.0, 2.0]],
-        )
-        .expect("a stroke");
-        assert!(
-            v.get("layer").is_none(),
-            "no target: the kind's first layer"
-        );
-    }
-
-    #[test]
-    fn brush_json_round_trips_and_tolerates_junk() {
-        let b = Brush {
-            size: 30.0,
-            strength: 0.25,
-            falloff: 0.75,
-            spacing: 0.5,
-            target_height: -4.0,
-            slope_min: 10.0,
-            slope_max: 35.0,
-        };
-        assert_eq!(Brush::from_json(&b.to_json()), b);
-        assert_eq!(Brush::from_json(&json!({"size": "big"})), Brush::default());
-    }
-
-    #[test]
-    fn strokes_carry_their_parameters() {
-        let b = Brush::default();
-        let pts = [[1.0, 2.0], [3.0, 4.0]];
-        let v = stroke_json(Tool::Raise, &b, &Target::default(), &pts).expect("a stroke");
-        assert_eq!(v["type"], "raise");
-        assert_eq!(v["radius"], 8.0);
-        assert_eq!(v["amount"], 16.0 * 0.05 * 0.5);
-        let v = stroke_json(
-            Tool::Flatten,
-            &b,
-            &Target {
-                height: 12.5,
-                ..Target::default()
-            },
-            &pts,
-        )
-        .expect("a stroke");
-        assert_eq!(v["target_height"], 12.5);
-        assert_eq!(v["points"], json!([[1.0, 2.0], [3.0, 4.0]]));
-        assert!(stroke_json(Tool::None, &b, &Target::default(), &pts).is_none());
-        let v = stroke_json(Tool::Hole, &b, &Target::default(), &pts).expect("a stroke");
-        assert_eq!(
-            (v["type"].as_str(), v["mode"].as_str()),
-            (Some("hole"), Some("paint"))
-        );
-        let v = stroke_json(Tool::FillHole, &b, &Target::default(), &pts).expect("a stroke");
-        assert_eq!(
-            (v["type"].as_str(), v["mode"].as_str()),
-            (Some("hole"), Some("erase"))
-        );
-        assert_eq!(Tool::Hole.group(), Group::Holes);
-        assert!(stroke_json(Tool::Ramp, &b, &Target::default(), &pts).is_none());
-        let paint = Target {
-            biome: "rock".into(),
-            ..Target::default()
-        };
-        let v = stroke_json(Tool::BiomePaint, &b, &paint, &pts).expect("a stroke");
-        assert_eq!(
-            (v["type"].as_str(), v["biome"].as_str()),
-            (Some("region"), Some("rock"))
-        );
-        let square = Target {
-            mask: "square".into(),
-            ..Target::default()
-        };
-        let v = stroke_json(Tool::Raise, &b, &square, &pts).expect("a stroke");
-        assert_eq!(v["mask"], "square");
-        let v = stroke_json(Tool::Protect, &b, &Target::default(), &pts).expect("a stroke");
-        assert!(v.get("mask").is_none(), "circle is the default");
-        assert_eq!(v["type"], "protect");
-        assert!(v.get("heights").is_none(), "the terrain takes the snapshot");
-    }
-
-    #[test]
-    fn slope_limits_reach_every_stroke_but_holes() {
-        let b = Brush {
-            slope_min: 40.0,
-            slope_max: 20.0,
-            ..Brush::default()
-        };
-        assert_eq!(b.slope_band(), Some([20.0, 40.0]));
-        let pts = [[1.0, 2.0]];
-        let v = stroke_json(Tool::Raise, &b, &Target::default(), &pts).expect("a stroke");
-        assert_eq!(
-            (v["slope_min"].as_f64(), v["slope_max"].as_f64()),
-            (Some(20.0), Some(40.0))
-        );
-        let v = stroke_json(Tool::Hole, &b, &Target::default(), &pts).expect("a stroke");
-        assert!(v.get("slope_min").is_none());
-        let v = stroke_json(Tool::Raise, &Brush::default(), &Target::default(), &pts)
-            .expect("a stroke");
-        assert!(v.get("slope_min").is_none(), "no limits by default");
-    }
-
-    #[test]
-    fn ramps_and_their_grade() {
-        let v = ramp_json(&Brush::default(), [0.0, 0.0, 10.0], [30.0, 40.0, 20.0]);
-        assert_eq!(v["type"], "ramp");
-        assert_eq!(v["from"], json!([0.0, 0.0, 10.0]));
-        assert_eq!(v["to"], json!([30.0, 40.0, 20.0]));
-        assert!(v.get("points").is_none());
-        let (pct, deg) = grade([0.0, 0.0, 10.0], [30.0, 40.0, 20.0]).expect("a grade");
-        assert!((pct - 20.0).abs() < 1e-9 && (deg - 0.2f64.atan().to_degrees()).abs() < 1e-9);
-        assert!(grade([1.0, 1.0, 0.0], [1.0, 1.0, 5.0]).is_none());
-    }
-
-    #[test]
-    fn hotkeys_name_distinct_tools() {
-        for t in &TOOLS[1..] {
-            let k = t.hotkey().chars().next().expect("a key");
-            assert_eq!(Tool::from_hotkey(k), Some(*t), "{t:?}");
-        }
-        assert_eq!(Tool::from_hotkey('p'), Some(Tool::Protect));
-        assert_eq!(Tool::from_hotkey('F'), None, "F frames the terrain");
-        let groups: std::collections::HashSet<_> = TOOLS[1..].iter().map(|t| t.group()).collect();
-        assert_eq!(groups.len(), GROUPS.len());
-    }
-}
+#[path = "tools_tests.rs"]
+mod tests;

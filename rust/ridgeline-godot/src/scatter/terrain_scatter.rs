@@ -296,9 +296,13 @@ impl TerrainScatter {
         GString::new()
     }
 
-    /// The chunk (x, z) holding terrain-local `position`.
+    /// The chunk (x, z) holding terrain-local `position` (clamped to the grid);
+    /// `Vector2i(-1, -1)` before the node has synced with its terrain (no chunk grid yet).
     #[func]
     pub fn get_chunk_of(&self, position: Vector3) -> Vector2i {
+        if self.streamer.index.chunks.contains(&0) {
+            return Vector2i::new(-1, -1);
+        }
         let [x, z] = self
             .streamer
             .index
