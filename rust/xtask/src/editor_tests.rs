@@ -85,6 +85,12 @@ pub fn shot(godot: &godot::Godot) -> Result<()> {
             )?;
         }
     }
+    // The demo's scatter geometry (its palette names `scatter/...`, for the foliage shot) and
+    // its material set with the generated textures, so the shots look like the demo.
+    crate::art::ensure()?;
+    for sub in ["scatter", "materials", "textures"] {
+        copy_dir(&demo.join(sub), &dir.join(sub))?;
+    }
     // A real DEM for the import dialog's screenshot (see its SOURCE.md).
     std::fs::copy(
         repo_root().join("rust/ridgeline-core/testdata/dem/jacksboro_fault_dem.png"),
@@ -92,13 +98,15 @@ pub fn shot(godot: &godot::Godot) -> Result<()> {
     )?;
     std::fs::write(
         dir.join("scenes/demo.tscn"),
-        "[gd_scene load_steps=2 format=3]\n\n\
-         [ext_resource type=\"TerrainAsset\" path=\"res://terrains/river_valley.terrain.json\" id=\"1\"]\n\n\
+        "[gd_scene load_steps=3 format=3]\n\n\
+         [ext_resource type=\"TerrainAsset\" path=\"res://terrains/river_valley.terrain.json\" id=\"1\"]\n\
+         [ext_resource type=\"TerrainMaterialSet\" path=\"res://materials/landscape.material_set.json\" id=\"2\"]\n\n\
          [node name=\"Main\" type=\"Node3D\"]\n\n\
          [node name=\"Sun\" type=\"DirectionalLight3D\" parent=\".\"]\n\
          transform = Transform3D(1, 0, 0, 0, 0.5, 0.866, 0, -0.866, 0.5, 0, 100, 0)\n\n\
          [node name=\"Terrain3D\" type=\"Terrain3D\" parent=\".\"]\n\
-         asset = ExtResource(\"1\")\n",
+         asset = ExtResource(\"1\")\n\
+         material_set = ExtResource(\"2\")\n",
     )?;
     project::import(godot, &dir)?;
     let out = target_dir().join("editor-shot");

@@ -124,9 +124,45 @@ func _shot(out_dir: String) -> void:
 		img = get_viewport().get_texture().get_image()
 		img.save_png(out_dir.path_join("graph.png"))
 		print("editor shot: ", out_dir.path_join("graph.png"), " ", img.get_size())
+	await _shot_foliage(case, plugin, t, out_dir)
 	await _shot_import(case, plugin, t, out_dir)
 	case.queue_free()
 	get_tree().quit(0)
+
+
+## The Foliage tool clearing a patch of the demo's grass (foliage.png): a temporary
+## TerrainScatter draws the palette's foliage; one stroke at density 0, then undone.
+func _shot_foliage(case: Node, plugin: EditorPlugin, t: Node3D, out_dir: String) -> void:
+	plugin.call("set_tool", "none")
+	var types: PackedStringArray = t.call("get_foliage_types")
+	if types.is_empty():
+		push_error("foliage shot: the demo palette has no foliage types")
+		return
+	var size: Vector2 = t.call("get_size")
+	var pts: PackedVector3Array = t.call("get_foliage_instances", types[0], Rect2(Vector2.ZERO, size))
+	if pts.is_empty():
+		push_error("foliage shot: no %s instances" % types[0])
+		return
+	var sc: Node3D = ClassDB.instantiate("TerrainScatter")
+	sc.name = "ShotScatter"
+	t.add_child(sc)
+	var spot := t.to_global(pts[pts.size() / 2])
+	var eye := spot + Vector3(0, 6, 11)
+	case.camera().global_transform = Transform3D(Basis.looking_at(spot - eye), eye)
+	sc.call("update_for_viewer", eye, -1)
+	plugin.call("set_tool", "foliage_paint")
+	plugin.call("set_brush", {"size": 12.0, "density": 0.0, "falloff": 0.8, "strength": 1.0})
+	await case.drag([case.screen_of(spot)])
+	sc.call("update_for_viewer", eye, -1)
+	case.motion(case.screen_of(spot), Vector2.ZERO, 0)
+	await get_tree().create_timer(2.0).timeout
+	var img := get_viewport().get_texture().get_image()
+	img.save_png(out_dir.path_join("foliage.png"))
+	print("editor shot: ", out_dir.path_join("foliage.png"), " ", img.get_size())
+	await case.undo()
+	plugin.call("set_tool", "none")
+	sc.queue_free()
+	await case.frames(2)
 
 
 ## The four overlays of the framed demo as a 2 × 2 grid of 3D-viewport images (overlays.png):
