@@ -234,7 +234,7 @@ fn row_controls(
     if !ridgeline_core::edit::LAYER_KINDS.contains(&id) {
         let mut remove = Button::new_alloc();
         remove.set_name("Remove");
-        remove.set_text("✕");
+        crate::editor::icons::set_icon(&mut remove, "Remove", "Remove");
         remove.set_flat(true);
         remove.set_tooltip_text("Remove this layer (only when it holds no strokes; undoable)");
         connect(

@@ -15,7 +15,8 @@
 //! - [`biome_palette`]: Biome paint's swatches; [`foliage_tool`]: the Foliage tool's type; [`brush_masks`]: circle, square, PNG masks;
 //! - [`create_asset`]: **Create terrain asset…** for a terrain without a source;
 //! - [`heightmap_import`]: **Import heightmap…** (file and options dialogs, one undo step);
-//! - [`graph`]: the Terrain Graph workspace (bottom panel) and its Presets tab.
+//! - [`graph`]: the Terrain Graph workspace (bottom panel) and its Presets tab;
+//! - [`icons`]: the editor theme's icons for small buttons.
 
 mod biome_palette;
 mod brush_masks;
@@ -32,6 +33,7 @@ mod framing;
 mod gizmo;
 mod graph;
 mod heightmap_import;
+mod icons;
 mod input;
 mod layers_panel;
 mod live_stroke;

@@ -220,7 +220,7 @@ pub fn row(plugin: &Gd<Object>, id: &str, spec: &Value, value: Option<&Value>) -
     };
     row.add_child(&editor);
     let mut reset = Button::new_alloc();
-    reset.set_text("↺");
+    crate::editor::icons::set_icon(&mut reset, "Reload", "Reset");
     reset.set_flat(true);
     reset.set_tooltip_text("Reset to the default");
     reset.set_disabled(value.is_none());
@@ -263,7 +263,7 @@ fn point_list(
             r.add_child(&s);
         }
         let mut del = Button::new_alloc();
-        del.set_text("−");
+        crate::editor::icons::set_icon(&mut del, "Remove", "Remove");
         del.set_tooltip_text("Remove this point");
         del.connect(
             "pressed",
