@@ -319,6 +319,61 @@ func test_generate_preview_then_apply_and_undo() -> void:
 	assert_true(heights(t, 16) == flat, "and the surface")
 
 
+func _footer(id: String) -> String:
+	var c := card(id)
+	if c == null:
+		return "<no card>"
+	var l: Label = c.get_node_or_null("Footer")
+	return l.text if l != null else ""
+
+
+func test_preview_quality_progress_and_node_footers() -> void:
+	await _setup()
+	t.call("wait_for_generation")
+	var flat := heights(t, 16)
+	await press("StarterGraph")
+	assert_eq(_footer("erode"), "", "no footer before a run")
+	var bar: ProgressBar = ws().find_child("Progress", true, false)
+	bar.value = 0.0
+	await press("Preview")
+	t.call("wait_for_generation")
+	await frames(2)
+	var preview := heights(t, 16)
+	assert_true(preview != flat, "Preview shows the draft")
+	assert_eq(t.call("get_generation_quality"), "preview", "at Preview quality")
+	assert_eq(_asset().get_source_json(), source_before, "without applying it")
+	var msg := String(plugin.call("get_graph_message"))
+	assert_true(msg.contains("Preview quality") and msg.contains("nodes ran"), "reported: %s" % msg)
+	assert_true(bar.value > 0.0, "the progress bar followed the run (%s)" % bar.value)
+	assert_true(not (ws().find_child("Run", true, false) as Control).visible, "and hides when it ends")
+	assert_true(_footer("erode").ends_with(" ms"), "erosion ran: %s" % _footer("erode"))
+	for id in ["hills", "biomes", "output"]:
+		assert_true(_footer(id).ends_with(" ms") or _footer(id) == "reused", "%s has a footer: '%s'" % [id, _footer(id)])
+	assert_eq(_footer("note"), "", "comments are not evaluated")
+	var reports: Array = t.call("get_node_reports")
+	assert_eq(reports.size(), 4, "one report per evaluated node")
+	# Final with a changed erosion (so the development cache cannot answer): the noise is
+	# reused from the preview's run (it does not read the quality), erosion runs.
+	plugin.call("_on_graph_param", 4000, "erode", "iterations")
+	await frames(2)
+	await press("Generate")
+	t.call("wait_for_generation")
+	await frames(2)
+	assert_eq(t.call("get_generation_quality"), "final", "Generate runs at Final")
+	assert_true(heights(t, 16) != preview, "Final erosion differs from the preview's")
+	assert_eq(_footer("hills"), "reused", "the noise came from the cache")
+	# A card rebuilt after the run keeps its footer.
+	var before := _footer("erode")
+	await press("UndoGraph")
+	await press("RedoGraph")
+	assert_eq(_footer("erode"), before, "footers survive a canvas rebuild")
+	await press("Discard")
+	t.call("wait_for_generation")
+	await frames(2)
+	assert_true(heights(t, 16) == flat, "Discard preview shows the source")
+	assert_true(t.call("get_node_reports").is_empty() or t.call("get_generation_quality") == "final", "the source run")
+
+
 func test_presets_apply_and_undo() -> void:
 	await _setup()
 	var tabs: TabContainer = ws().find_child("Presets", true, false).get_parent()

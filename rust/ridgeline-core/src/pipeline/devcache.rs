@@ -153,6 +153,11 @@ pub struct CachedPrepare {
     pub from_cache: bool,
     /// A cache that could not be written (not an error: the terrain is fine).
     pub warning: Option<String>,
+    /// What each graph node did in this run (empty when the base came from the cache or the
+    /// recipe has no graph).
+    pub nodes: Vec<crate::graph::eval::NodeReport>,
+    /// The quality the base was generated at.
+    pub quality: crate::nodes::Quality,
 }
 
 /// Prepares `recipe` (Final quality) through the development cache: a warm base is decoded, a
@@ -166,6 +171,29 @@ pub fn prepare_cached(
     cancel: &std::sync::atomic::AtomicBool,
     masks: Option<crate::edit::MaskLoader>,
 ) -> crate::Result<CachedPrepare> {
+    prepare_cached_at(
+        recipe,
+        crate::nodes::Quality::Final,
+        dev,
+        cache,
+        progress,
+        cancel,
+        masks,
+    )
+}
+
+/// [`prepare_cached`] at `quality`. The development cache holds Final bases only: any other
+/// quality neither reads nor writes it (a preview is always generated, and never stored).
+pub fn prepare_cached_at(
+    recipe: &Recipe,
+    quality: crate::nodes::Quality,
+    dev: Option<&DevCache>,
+    cache: &mut crate::graph::eval::GraphCache,
+    progress: crate::graph::eval::Progress,
+    cancel: &std::sync::atomic::AtomicBool,
+    masks: Option<crate::edit::MaskLoader>,
+) -> crate::Result<CachedPrepare> {
+    let dev = dev.filter(|_| quality == crate::nodes::Quality::Final);
     // The files the graph names are read (and hashed) first: their contents are part of the
     // cache key, and a missing or unreadable file is an error before anything else happens.
     let files = super::generate::read_files(recipe, progress)?;
@@ -175,13 +203,14 @@ pub fn prepare_cached(
     });
     let from_cache = hit.is_some();
     let mut warning = None;
+    let mut nodes = Vec::new();
     let base = match hit {
         Some(base) => base,
         None => {
-            let base = super::generate::prepare_base_with_files(
+            let (base, reports) = super::generate::prepare_base_reporting(
                 recipe,
                 &files,
-                crate::nodes::Quality::Final,
+                quality,
                 cache,
                 &|f, s| progress(0.75 * f, s),
                 cancel,
@@ -193,6 +222,7 @@ pub fn prepare_cached(
                 progress(0.75, "writing the development cache");
                 warning = d.store(recipe, &files, &base).err();
             }
+            nodes = reports;
             base
         }
     };
@@ -203,6 +233,8 @@ pub fn prepare_cached(
         session,
         from_cache,
         warning,
+        nodes,
+        quality,
     })
 }
 
@@ -252,6 +284,57 @@ mod tests {
         assert!(cache.load(&r, &none).is_none());
         assert!(!path.exists(), "corrupt entries are removed");
         let _ = std::fs::remove_dir_all(cache.dir());
+    }
+
+    #[test]
+    fn preview_skips_the_cache_and_runs_report_their_nodes() {
+        use crate::recipe::preset::{GridChange, builtin};
+        let preset = builtin("builtin://terrain/mountain-range")
+            .expect("a built-in")
+            .expect("parses");
+        let r = preset
+            .apply(&Recipe::default_recipe(), GridChange::Ask)
+            .expect("applies")
+            .recipe;
+        let dev = DevCache::new(temp_dir("preview"), crate::formats::payload::CODEC);
+        let never = AtomicBool::new(false);
+        let run = |q: Quality, cache: &mut GraphCache| {
+            prepare_cached_at(&r, q, Some(&dev), cache, &|_, _| {}, &never, None)
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        let preview = run(Quality::Preview, &mut GraphCache::default());
+        assert!(!preview.from_cache);
+        assert_eq!(preview.quality, Quality::Preview);
+        assert!(
+            dev.load(&r, &NodeFiles::new()).is_none(),
+            "a preview is never stored"
+        );
+        assert!(!preview.nodes.is_empty(), "every graph node reports");
+        assert!(preview.nodes.iter().all(|n| !n.reused && n.time_ms >= 0.0));
+        let mut cache = GraphCache::default();
+        let fin = run(Quality::Final, &mut cache);
+        assert!(!fin.from_cache && fin.quality == Quality::Final);
+        assert_ne!(
+            preview.prepared.field.heights(),
+            fin.prepared.field.heights(),
+            "Preview shortens erosion"
+        );
+        let ids: Vec<&str> = fin.nodes.iter().map(|n| n.id.as_str()).collect();
+        let notes = r
+            .graph
+            .as_ref()
+            .map_or(0, |g| g.nodes.iter().filter(|n| n.text.is_some()).count());
+        let all = r.graph.as_ref().map_or(0, |g| g.nodes.len());
+        assert_eq!(
+            ids.len(),
+            all - notes,
+            "one report per evaluated node: {ids:?}"
+        );
+        let warm = run(Quality::Final, &mut cache);
+        assert!(warm.from_cache, "the Final base was stored");
+        assert!(warm.nodes.is_empty(), "nothing evaluated on a cache hit");
+        assert_eq!(warm.prepared.field.heights(), fin.prepared.field.heights());
+        let _ = std::fs::remove_dir_all(dev.dir());
     }
 
     #[test]

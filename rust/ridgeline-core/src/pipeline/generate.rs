@@ -155,6 +155,19 @@ pub fn prepare_base_with_files(
     progress: Progress,
     cancel: &AtomicBool,
 ) -> Result<super::PreparedTerrain> {
+    prepare_base_reporting(recipe, files, quality, cache, progress, cancel).map(|(p, _)| p)
+}
+
+/// [`prepare_base_with_files`], with what each graph node did (time or reuse; empty for the
+/// conventional pipeline).
+pub fn prepare_base_reporting(
+    recipe: &Recipe,
+    files: &NodeFiles,
+    quality: Quality,
+    cache: &mut GraphCache,
+    progress: Progress,
+    cancel: &AtomicBool,
+) -> Result<(super::PreparedTerrain, Vec<NodeReport>)> {
     let mut bare = recipe.clone();
     bare.clear_strokes();
     let g = generate_with_files(&bare, files, quality, cache, progress, cancel, None)?;
@@ -168,7 +181,7 @@ pub fn prepare_base_with_files(
     if let Some(s) = g.instances {
         p.scatter = s;
     }
-    Ok(p)
+    Ok((p, g.nodes))
 }
 
 /// Classifies `p`'s surface (biome ids and roles) from its field, water, painted regions and

@@ -36,7 +36,7 @@ mod session_tests;
 #[cfg(test)]
 mod surface_tests;
 
-pub use devcache::{CachedPrepare, DevCache, prepare_cached};
+pub use devcache::{CachedPrepare, DevCache, prepare_cached, prepare_cached_at};
 pub use generate::{
     Generated, base_cache_key, base_cache_key_with_files, classify, default_biome_color, explain,
     finish, generate, generate_with_files, generate_with_masks, prepare, prepare_base,

@@ -5,19 +5,31 @@ use super::Terrain3D;
 use super::job::{GenerationJob, Source};
 use crate::convert::panic_guard;
 use godot::prelude::*;
+use ridgeline_core::nodes::Quality;
 use ridgeline_core::recipe::Document;
 
 #[godot_api(secondary)]
 impl Terrain3D {
     /// Generates the surface from `document` (recipe or asset JSON, strokes included) instead of
     /// [member asset] or [member recipe], which stay unchanged: a preview of an unapplied edit.
-    /// Emits the usual signals. An invalid document returns false with its located problems in
-    /// [method get_last_error] and keeps the current surface. The next [method generate] returns
-    /// to the terrain's own source.
+    /// With `preview` true it runs at Preview quality (erosion shortened to about an eighth of
+    /// its droplets; the development cache is neither read nor written). Emits the usual
+    /// signals. An invalid document returns false with its located problems in
+    /// [method get_last_error] and keeps the current surface. The next [method generate]
+    /// returns to the terrain's own source.
     #[func]
-    pub fn generate_draft(&mut self, document: GString) -> bool {
+    pub fn generate_draft(
+        &mut self,
+        document: GString,
+        #[opt(default = false)] preview: bool,
+    ) -> bool {
         let text = document.to_string();
-        match panic_guard::catch(|| self.start_draft(&text)) {
+        let quality = if preview {
+            Quality::Preview
+        } else {
+            Quality::Final
+        };
+        match panic_guard::catch(|| self.start_draft(&text, quality)) {
             Ok(Ok(())) => true,
             Ok(Err(msg)) => {
                 self.fail(&msg);
@@ -29,14 +41,50 @@ impl Terrain3D {
             }
         }
     }
+
+    /// What each graph node did in the generation that made the current surface: one
+    /// Dictionary per evaluated node, in evaluation order, with `id`, `type`, `time_ms` (wall
+    /// clock; 0 when reused) and `reused` (the result came from the graph cache). Empty when
+    /// nothing was evaluated: a development-cache hit, a cooked payload, a recipe without a
+    /// graph, or before the first generation.
+    #[func]
+    pub fn get_node_reports(&self) -> Array<VarDictionary> {
+        let mut out = Array::new();
+        if let Some(p) = self.prepared().as_ref() {
+            for n in p.nodes.iter() {
+                let mut d = VarDictionary::new();
+                d.set("id", n.id.as_str());
+                d.set("type", n.type_id.as_str());
+                d.set("time_ms", n.time_ms);
+                d.set("reused", n.reused);
+                out.push(&d);
+            }
+        }
+        out
+    }
+
+    /// The quality of the current surface: `"preview"` after [method generate_draft] with
+    /// `preview`, `"final"` otherwise (and before the first generation).
+    #[func]
+    pub fn get_generation_quality(&self) -> GString {
+        match self.prepared().as_ref().map(|p| p.quality) {
+            Some(Quality::Preview) => "preview".into(),
+            _ => "final".into(),
+        }
+    }
 }
 
 impl Terrain3D {
-    fn start_draft(&mut self, text: &str) -> Result<(), String> {
+    fn start_draft(&mut self, text: &str, quality: Quality) -> Result<(), String> {
         let doc = Document::parse(text, "draft").map_err(|e| e.to_string())?;
         let masks = self.new_mask_cache();
         let recipe = doc.recipe().clone().with_source_dir(self.source_dir());
-        let source = Source::Recipe(Box::new(recipe), self.dev_cache(), Some(masks.loader()));
+        let source = Source::Recipe(
+            Box::new(recipe),
+            self.dev_cache(),
+            Some(masks.loader()),
+            quality,
+        );
         if let Some(old) = self.job.take() {
             old.cancel();
         }

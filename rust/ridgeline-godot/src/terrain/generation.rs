@@ -8,6 +8,7 @@ use crate::convert::panic_guard;
 use crate::resources::mask_cache::MaskCache;
 use godot::classes::ProjectSettings;
 use godot::prelude::*;
+use ridgeline_core::nodes::Quality;
 use ridgeline_core::pipeline::DevCache;
 use ridgeline_core::recipe::Document;
 use std::sync::Arc;
@@ -98,7 +99,7 @@ impl Terrain3D {
                     );
                     return Ok(());
                 }
-                if let Source::Recipe(recipe, _, _) = &mut source {
+                if let Source::Recipe(recipe, ..) = &mut source {
                     let edited = s.recipe();
                     if edited.grid().ok() == recipe.grid().ok() {
                         recipe.set_strokes_from(edited);
@@ -107,7 +108,7 @@ impl Terrain3D {
             }
         }
         self.source_stamps = match &source {
-            Source::Recipe(recipe, _, _) => super::source_watch::SourceStamps::capture(recipe),
+            Source::Recipe(recipe, ..) => super::source_watch::SourceStamps::capture(recipe),
             Source::Cooked(_) => Default::default(),
         };
         if let Some(old) = self.job.take() {
@@ -136,6 +137,7 @@ impl Terrain3D {
                         Box::new(doc.recipe().clone().with_source_dir(self.source_dir())),
                         self.dev_cache(),
                         Some(masks.loader()),
+                        Quality::Final,
                     )),
                     None => {
                         Err("Terrain3D: the assigned TerrainAsset holds no valid recipe".into())
@@ -148,6 +150,7 @@ impl Terrain3D {
                         Box::new(d.recipe().clone().with_source_dir(self.source_dir())),
                         self.dev_cache(),
                         Some(masks.loader()),
+                        Quality::Final,
                     )
                 })
                 .map_err(|e| e.to_string()),

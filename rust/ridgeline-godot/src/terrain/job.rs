@@ -5,7 +5,8 @@
 use crate::convert::panic_guard;
 use crate::render::chunk_data::ChunkData;
 use ridgeline_core::edit::MaskLoader;
-use ridgeline_core::graph::eval::GraphCache;
+use ridgeline_core::graph::eval::{GraphCache, NodeReport};
+use ridgeline_core::nodes::Quality;
 use ridgeline_core::pipeline::{DevCache, EditSession, PreparedTerrain};
 use ridgeline_core::recipe::Recipe;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,6 +49,11 @@ pub struct Prepared {
     /// Painted layers (user channels, surface paint weights) and the classified roles under
     /// them, copied from the edit session after every paint write.
     pub paint: Arc<super::paint_state::PaintState>,
+    /// What each graph node did in the run that made this surface (empty when nothing was
+    /// evaluated: development cache, cooked payload, conventional pipeline).
+    pub nodes: Arc<[NodeReport]>,
+    /// The quality the surface was generated at (cooked payloads: Final).
+    pub quality: Quality,
 }
 
 /// A finished job: the surface and its first chunk data.
@@ -65,9 +71,9 @@ pub enum Poll {
 
 /// What a job prepares from.
 pub enum Source {
-    /// Generate from a recipe, reusing and filling the development cache when one is given;
-    /// mask images resolve through the loader.
-    Recipe(Box<Recipe>, Option<DevCache>, Option<MaskLoader>),
+    /// Generate from a recipe at a quality, reusing and filling the development cache when
+    /// one is given (Final only); mask images resolve through the loader.
+    Recipe(Box<Recipe>, Option<DevCache>, Option<MaskLoader>, Quality),
     /// A cooked payload: only meshes and collision are built, no node is evaluated.
     Cooked(Arc<PreparedTerrain>),
 }
@@ -91,8 +97,9 @@ impl GenerationJob {
             // A panic anywhere in the job is a failed generation with its message, never a
             // result (the graph cache it may have left half-written is reset by the next job).
             let result = panic_guard::catch(|| match &source {
-                Source::Recipe(recipe, dev, masks) => {
-                    prepare(recipe, dev.as_ref(), masks.clone(), &cache, &p, &c)
+                Source::Recipe(recipe, dev, masks, quality) => {
+                    let at = (dev.as_ref(), *quality);
+                    prepare(recipe, at, masks.clone(), &cache, &p, &c)
                 }
                 Source::Cooked(cooked) => Ok(build(cooked.as_ref().clone(), "cooked payload", &p)),
             })
@@ -140,7 +147,7 @@ impl GenerationJob {
 
 fn prepare(
     recipe: &Recipe,
-    dev: Option<&DevCache>,
+    (dev, quality): (Option<&DevCache>, Quality),
     masks: Option<MaskLoader>,
     cache: &Mutex<GraphCache>,
     progress: &Mutex<(f32, String, bool)>,
@@ -159,11 +166,13 @@ fn prepare(
             stale
         });
         cache.clear_poison();
-        ridgeline_core::pipeline::prepare_cached(recipe, dev, &mut guard, &report, cancel, masks)
-            .map_err(|e| match e {
-                ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
-                other => other.to_string(),
-            })?
+        ridgeline_core::pipeline::prepare_cached_at(
+            recipe, quality, dev, &mut guard, &report, cancel, masks,
+        )
+        .map_err(|e| match e {
+            ridgeline_core::Error::Cancelled => "generation cancelled".to_string(),
+            other => other.to_string(),
+        })?
     };
     let origin = if done.from_cache {
         "development cache"
@@ -181,6 +190,8 @@ fn prepare(
     }
     out.0.edits = done.session.map(|s| Arc::new(Mutex::new(s)));
     out.0.palette = recipe.palette.clone().map(Arc::new);
+    out.0.nodes = done.nodes.into();
+    out.0.quality = done.quality;
     Ok(out)
 }
 
@@ -228,6 +239,8 @@ fn build(
         scatter,
         palette: None,
         paint,
+        nodes: Arc::new([]),
+        quality: Quality::Final,
     };
     (prepared, chunks)
 }

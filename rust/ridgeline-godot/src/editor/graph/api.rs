@@ -37,10 +37,15 @@ impl RidgelineEditorPlugin {
                 return false;
             }
         };
-        let call = Callable::from_object_method(&me, "_on_graph_generation_finished");
         let mut t = terrain.clone().upcast::<Object>();
-        if !t.is_connected("generation_finished", &call) {
-            t.connect("generation_finished", &call);
+        for (signal, method) in [
+            ("generation_finished", "_on_graph_generation_finished"),
+            ("generation_progress", "_on_graph_generation_progress"),
+        ] {
+            let call = Callable::from_object_method(&me, method);
+            if !t.is_connected(signal, &call) {
+                t.connect(signal, &call);
+            }
         }
         let Some(ws) = &mut self.graph else {
             return false;

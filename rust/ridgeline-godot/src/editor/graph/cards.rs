@@ -180,3 +180,31 @@ pub fn show_problems(card: &Gd<GraphNode>, messages: &[String]) {
         l.set_visible(!messages.is_empty());
     }
 }
+
+/// Shows `text` (the last run's time or "reused") in the card's footer, or removes the footer.
+/// Created on first use: cards of a graph that never ran carry none.
+pub fn show_footer(card: &Gd<GraphNode>, text: Option<&str>) {
+    let existing = card.try_get_node_as::<Label>("Footer");
+    match (existing, text) {
+        (Some(mut l), Some(t)) => l.set_text(t),
+        (Some(mut l), None) => {
+            l.set_name("FooterGone");
+            l.queue_free();
+        }
+        (None, Some(t)) => {
+            let mut l = Label::new_alloc();
+            l.set_name("Footer");
+            l.set_text(t);
+            l.set_horizontal_alignment(HorizontalAlignment::RIGHT);
+            l.add_theme_color_override("font_color", Color::from_rgba(0.7, 0.75, 0.8, 0.8));
+            l.set_tooltip_text(
+                "The last generation: this node's wall-clock time, or \"reused\" when its \
+                 result came from the graph cache",
+            );
+            l.set_mouse_filter(godot::classes::control::MouseFilter::PASS);
+            let mut c = card.clone();
+            c.add_child(&l);
+        }
+        (None, None) => {}
+    }
+}

@@ -9,6 +9,7 @@
 //! - [`cards`] and [`params`]: one GraphNode per node, typed parameter controls;
 //! - [`palette`]: the searchable **Terrain Nodes** list, click or drag to insert;
 //! - [`presets_tab`]: the preset list and its confirmation;
+//! - [`run_panel`]: Preview, progress and Cancel, the cards' last-run footers;
 //! - the handlers on the editor plugin: [`api`] (scripting API), [`toolbar`], [`canvas`],
 //!   [`fields`] (parameter controls), [`insert`] (palette and drops), [`preset_actions`], and the
 //!   shared [`edits`] plumbing (target, message line, one history step per edit).
@@ -23,6 +24,7 @@ mod palette;
 mod params;
 mod preset_actions;
 mod presets_tab;
+mod run_panel;
 mod toolbar;
 mod workspace;
 

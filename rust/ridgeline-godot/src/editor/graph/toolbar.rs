@@ -1,5 +1,5 @@
 //! The workspace toolbar's handlers: graph undo/redo, Starter graph, Generate (an unapplied
-//! draft), Discard preview, Apply (one scene undo step) and Reload.
+//! draft; Preview and Cancel are in [`super::run_panel`]), Discard preview, Apply (one scene undo step) and Reload.
 //! Editor-only: nothing here is registered in games.
 
 use super::workspace::{Target, document_with};
@@ -33,7 +33,7 @@ impl RidgelineEditorPlugin {
     /// Toolbar: **Generate** (the draft, unapplied).
     #[func]
     fn _on_graph_generate(&mut self) {
-        self.graph_generate();
+        self.graph_generate(false);
     }
 
     /// Toolbar: **Discard preview**.
@@ -87,14 +87,7 @@ impl RidgelineEditorPlugin {
     #[func]
     fn _on_graph_generation_finished(&mut self, ok: bool, message: GString) {
         if self.graph.as_ref().is_some_and(|w| w.target.is_some()) {
-            if ok {
-                self.graph_show(&format!("Generated ({message})."), false);
-            } else {
-                self.graph_show(
-                    &format!("Generation failed; the last surface stays: {message}"),
-                    true,
-                );
-            }
+            self.graph_run_finished(ok, &message.to_string());
         }
     }
 }
@@ -109,12 +102,18 @@ impl RidgelineEditorPlugin {
         Ok((target, text))
     }
 
-    pub(super) fn graph_generate(&mut self) {
+    /// Generates the draft on the pinned terrain (unapplied), at Preview quality when
+    /// `preview`.
+    pub(super) fn graph_generate(&mut self, preview: bool) {
         match self.graph_document() {
             Ok((target, text)) => {
                 let mut t = target.terrain.clone();
-                t.call_deferred("generate_draft", &[text.to_variant()]);
-                self.graph_show("Generating the draft (not applied)…", false);
+                t.call_deferred("generate_draft", &[text.to_variant(), preview.to_variant()]);
+                if let Some(w) = &mut self.graph {
+                    w.run.running(0.0, "starting");
+                }
+                let at = if preview { " at Preview quality" } else { "" };
+                self.graph_show(&format!("Generating the draft{at} (not applied)…"), false);
             }
             Err(e) => self.graph_show(&format!("Not generated; the last surface stays: {e}"), true),
         }

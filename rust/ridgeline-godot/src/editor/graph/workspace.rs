@@ -3,6 +3,7 @@
 use super::cards::{self, CardRefs};
 use super::palette::Palette;
 use super::presets_tab::PresetsTab;
+use super::run_panel::RunPanel;
 use crate::resources::terrain_asset::TerrainAsset;
 use crate::terrain::Terrain3D;
 use godot::classes::control::SizeFlags;
@@ -152,6 +153,8 @@ pub struct Workspace {
     shown: HashMap<String, (DraftNode, bool)>,
     names: HashMap<String, String>,
     serial: u64,
+    /// Preview, progress and Cancel, and the last run's node footers.
+    pub run: RunPanel,
 }
 
 fn button(text: &str, name: &str, tip: &str, target: &Gd<Object>, method: &str) -> Gd<Button> {
@@ -207,6 +210,13 @@ impl Workspace {
                 "_on_graph_generate",
             ),
             (
+                "Preview",
+                "Preview",
+                "Generate the draft at Preview quality (erosion shortened to about an eighth; \
+                 never cached) without applying it",
+                "_on_graph_preview",
+            ),
+            (
                 "Discard preview",
                 "Discard",
                 "Show the terrain's own source again",
@@ -227,6 +237,8 @@ impl Workspace {
         ] {
             bar.add_child(&button(text, name, tip, plugin, method));
         }
+        let run = RunPanel::new(plugin);
+        bar.add_child(&run.root);
         root.add_child(&bar);
         let mut tabs = TabContainer::new_alloc();
         tabs.set_name("GraphTabs");
@@ -303,6 +315,7 @@ impl Workspace {
             shown: HashMap::new(),
             names: HashMap::new(),
             serial: 0,
+            run,
         }
     }
 
@@ -411,6 +424,9 @@ impl Workspace {
                         name: &name,
                     },
                 );
+                if let Some(text) = self.run.footers.get(&n.id) {
+                    cards::show_footer(&card, Some(text));
+                }
                 self.canvas.add_child(&card);
                 self.names.insert(name, n.id.clone());
                 self.cards.insert(n.id.clone(), card);
@@ -521,6 +537,13 @@ impl Workspace {
         self.status.add_theme_color_override("font_color", c);
         let unapplied = self.draft != self.applied;
         self.status_line(unapplied);
+    }
+
+    /// Shows the last run's footer on every card (none on cards the run did not evaluate).
+    pub fn show_footers(&mut self) {
+        for (id, card) in &self.cards {
+            cards::show_footer(card, self.run.footers.get(id).map(String::as_str));
+        }
     }
 
     /// How many cards the canvas holds (tests and the bench).
