@@ -2,10 +2,10 @@
 //!
 //! - Graph recipes: the Scatter Palette node's placements (published through Terrain Output's
 //!   `instances`) are the immutable base; after strokes they are refiltered against the final
-//!   surface (heights snap; biome, slope, moisture, water, water distance, holes and
-//!   exclusions re-checked). Refiltering only removes.
+//!   surface (heights snap; biome, slope, moisture, water, water distance, holes,
+//!   exclusions and protection re-checked). Refiltering only removes.
 //! - The conventional pipeline (no graph) with a `palette`: placed directly on the finished
-//!   surface with its final biomes, water and exclusions.
+//!   surface with its final biomes, water, exclusions and protection.
 //! - Otherwise nothing is scattered.
 
 use super::{PreparedTerrain, SurfaceState};
@@ -18,30 +18,34 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// The finished terrain's environment: its heights and holes, `state`'s water, moisture and
-/// published biome ids, and the exclusion mask.
+/// published biome ids, and the exclusion and protection masks (each blocks placements).
 fn environment<'a>(
     s: &'a Surroundings<'a>,
     field: &'a crate::heightfield::Heightfield,
     state: &'a SurfaceState,
     exclusion: &'a [f32],
+    protection: &'a [f32],
 ) -> Environment<'a> {
     let ids = state.published();
     let ids = (!ids.is_empty()).then_some(ids.biome_ids.as_slice());
     let mut env = s.environment(field.heights(), ids);
     env.holes = Some(field.holes());
-    if exclusion.iter().any(|&w| w > 0.0) {
-        env.blocked.push(exclusion);
+    for mask in [exclusion, protection] {
+        if mask.iter().any(|&w| w > 0.0) {
+            env.blocked.push(mask);
+        }
     }
     env
 }
 
-/// Resolves `p.scatter` on the finished terrain (`state` is its classification). Returns the
-/// base placements refiltering starts from (an edit session keeps them), `None` when nothing
-/// is scattered.
+/// Resolves `p.scatter` on the finished terrain (`state` is its classification, `protection`
+/// the edit session's protection mask, empty without strokes). Returns the base placements
+/// refiltering starts from (an edit session keeps them), `None` when nothing is scattered.
 pub fn resolve(
     recipe: &Recipe,
     p: &mut PreparedTerrain,
     state: Option<&SurfaceState>,
+    protection: &[f32],
 ) -> Result<Option<Arc<Scatter>>> {
     let Some(palette) = &recipe.palette else {
         p.scatter = Arc::new(Scatter::default());
@@ -66,7 +70,7 @@ pub fn resolve(
     };
     let flow = state.surface_input(&p.field).flow;
     let s = Surroundings::from_classification(state.classification(), state.classifier(), flow);
-    let env = environment(&s, &p.field, state, &p.exclusion);
+    let env = environment(&s, &p.field, state, &p.exclusion, protection);
     let out = refilter(palette, seed, &base, &env);
     p.scatter = Arc::new(out);
     Ok(Some(base))
@@ -83,11 +87,12 @@ pub fn refilter_samples(
     field: &crate::heightfield::Heightfield,
     state: &SurfaceState,
     exclusion: &[f32],
+    protection: &[f32],
     samples: [usize; 4],
 ) -> Scatter {
     let flow = state.surface_input(field).flow;
     let s = Surroundings::from_classification(state.classification(), state.classifier(), flow);
-    let env = environment(&s, field, state, exclusion);
+    let env = environment(&s, field, state, exclusion, protection);
     let [sx, sz] = field.grid().spacing();
     let rect = [
         samples[0] as f32 * sx - sx * 0.5,

@@ -123,8 +123,16 @@ impl FoliageInputs {
         if !p.water.owner.is_empty() {
             env.surround = Some(&water);
         }
-        if exclusion.iter().any(|&w| w > 0.0) {
-            env.blocked.push(exclusion);
+        // Protected samples (protect strokes) block foliage like exclusions; a terrain without
+        // an edit session has no strokes, so nothing is protected.
+        let protection: &[f32] = match &session {
+            Some(s) => s.protection(),
+            None => &[],
+        };
+        for mask in [exclusion, protection] {
+            if mask.iter().any(|&w| w > 0.0) {
+                env.blocked.push(mask);
+            }
         }
         let fe = FoliageEnv {
             env,
