@@ -26,6 +26,8 @@ mod scatter_protect_tests;
 #[cfg(test)]
 mod scatter_tests;
 #[cfg(test)]
+mod scatter_water_tests;
+#[cfg(test)]
 mod session_foliage_tests;
 #[cfg(test)]
 mod session_hardening_tests;
