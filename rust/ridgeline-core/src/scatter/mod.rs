@@ -15,6 +15,8 @@
 //! - [`chunks`]: placements grouped by render chunk and rule, in an even thinning order.
 //! - [`thinning`]: how many of a chunk's placements to draw at a distance.
 //! - [`foliage`]: seed-004 foliage types (the palette's `foliage` section).
+//! - [`foliage_cutoff`]: a foliage type's `channel_cutoff` resolved against the terrain's
+//!   named user channels.
 //! - [`foliage_place`]: per-chunk foliage placement (per cell `floor(n)` plus one by hash, one
 //!   fixed even order per chunk).
 //!
@@ -25,6 +27,7 @@ pub mod chunks;
 pub mod cluster;
 pub mod filter;
 pub mod foliage;
+pub mod foliage_cutoff;
 pub mod foliage_place;
 pub mod lattice;
 pub mod palette;
