@@ -317,7 +317,9 @@ fn apply_ramp(
 }
 
 /// Applies an exclusion stroke to a window of the 0–1 mask; slope limits read `heights` (the
-/// final surface, full grid with `w` columns).
+/// final surface, full grid with `w` columns). A `protect` stroke adds its brush weight the
+/// way `exclude` does: the protection mask that blocks scatter and foliage (the protected
+/// heights themselves are written by [`apply_heights`]).
 pub fn apply_exclusion(stroke: &Stroke, grid: &Grid, win: &mut Window, heights: &[f32]) {
     let b = &stroke.brush;
     for c in stroke.stamps() {
@@ -333,7 +335,7 @@ pub fn apply_exclusion(stroke: &Stroke, grid: &Grid, win: &mut Window, heights: 
                 let i = win.at(x, z);
                 let m = win.values[i];
                 win.values[i] = match stroke.op {
-                    Op::Exclude => m + (1.0 - m) * w,
+                    Op::Exclude | Op::Protect { .. } => m + (1.0 - m) * w,
                     Op::Erase => m - m * w,
                     _ => m,
                 };

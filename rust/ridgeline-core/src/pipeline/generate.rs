@@ -234,7 +234,7 @@ fn finish_keeping_state(
         let range = base.field.height_range();
         let mut kept = None;
         classify(recipe, &mut base, range, Some(&mut kept))?;
-        super::scatter::resolve(recipe, &mut base, kept.as_ref())?;
+        super::scatter::resolve(recipe, &mut base, kept.as_ref(), None)?;
         if let Some(slot) = state {
             *slot = kept;
         }
@@ -256,7 +256,9 @@ fn finish_keeping_state(
     if let Some(s) = session.surface() {
         out.surface = s.clone();
     }
-    if let Some(base) = super::scatter::resolve(recipe, &mut out, session.surface_state())? {
+    if let Some(base) =
+        super::scatter::resolve(recipe, &mut out, session.surface_state(), Some(&session))?
+    {
         session.attach_scatter(base, out.scatter.clone());
     }
     Ok((out, Some(session)))

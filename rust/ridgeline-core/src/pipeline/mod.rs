@@ -22,7 +22,11 @@ pub mod session;
 pub mod surface;
 
 #[cfg(test)]
+mod scatter_protect_tests;
+#[cfg(test)]
 mod scatter_tests;
+#[cfg(test)]
+mod scatter_water_tests;
 #[cfg(test)]
 mod session_foliage_tests;
 #[cfg(test)]

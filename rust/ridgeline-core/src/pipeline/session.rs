@@ -35,6 +35,7 @@ mod foliage_paint;
 mod holes;
 mod layers;
 mod paint;
+mod protection;
 use holes::{changed_cells, cut_whole_chunk};
 pub use layers::{MAX_LAYER_NAME, USER_LAYER_KINDS};
 
@@ -81,6 +82,8 @@ pub struct EditSession {
     base: Vec<f32>,
     field: Heightfield,
     exclusion: Vec<f32>,
+    /// Protection mask (`protect` strokes' brush weight, 0–1): blocks scatter like exclusions.
+    protection: Vec<f32>,
     regions: Vec<u16>,
     /// User channels and surface paint (`crate::edit::paint`), replayed from the paint strokes.
     paint: crate::edit::paint::PaintLayers,
@@ -149,6 +152,7 @@ impl EditSession {
             field: base,
             grid,
             exclusion: vec![0.0; n],
+            protection: vec![0.0; n],
             regions: vec![0; n],
             paint: crate::edit::paint::PaintLayers::new(n),
             base_exclusion: vec![0.0; n],
@@ -187,6 +191,7 @@ impl EditSession {
         s.field
             .write_holes(cells.x0, cells.z0, cells.x1, cells.z1, &holes)?;
         s.refresh_masks(all);
+        s.refresh_protection(all);
         s.replay_foliage(all);
         s.replay_paint(all);
         Ok(s)

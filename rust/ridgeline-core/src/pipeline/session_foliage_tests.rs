@@ -171,3 +171,71 @@ fn bad_strokes_are_refused_and_change_nothing() {
         "{e}"
     );
 }
+
+/// Grass instances with the type's `channel_cutoff` resolved against user channel 1 named
+/// `cut` (the terrain's `user_channel_types`).
+fn cut_grass(s: &EditSession) -> Vec<[f32; 3]> {
+    use crate::scatter::foliage_cutoff::{UserChannel, cutoff_channel};
+    let t = s.recipe().palette.as_ref().unwrap().foliage[1].clone();
+    assert_eq!(t.id, "grass");
+    let channels = [
+        UserChannel::default(),
+        UserChannel {
+            name: "cut".into(),
+            id: false,
+        },
+    ];
+    let fe = FoliageEnv {
+        env: Environment::open(*s.field().grid(), s.field().heights()),
+        roles: None,
+        density: None,
+        channel: cutoff_channel(&t, &channels, s.paint().user_bytes(), "palette").unwrap(),
+    };
+    place_chunk(&t, 5, &fe, [0.0, 0.0, 64.0, 64.0])
+        .iter()
+        .map(|p| p.position)
+        .collect()
+}
+
+#[test]
+fn a_user_channel_stroke_cuts_foliage_past_the_cutoff_and_touches_its_samples() {
+    let r = recipe("").to_value().to_string().replace(
+        r#""density":2"#,
+        r#""channel_cutoff":{"channel":"cut","value":0.5},"density":2"#,
+    );
+    let r = Document::parse(&r, "t").unwrap().recipe().clone();
+    assert!(
+        r.palette.as_ref().unwrap().foliage[1]
+            .channel_cutoff
+            .is_some()
+    );
+    let mut s = EditSession::new(r, base(), None).unwrap();
+    let before = cut_grass(&s);
+    assert!(before.len() > 7000);
+    let near = |p: &[f32; 3], c: [f32; 2]| (p[0] - c[0]).hypot(p[2] - c[1]);
+    // Below the cutoff (0.4): nothing is cut.
+    let low = json!({"type": "user_channel", "channel": 1, "value": 0.4, "center": [20, 30],
+                     "radius": 8, "falloff": 1});
+    s.apply_stroke(&low).unwrap();
+    assert_eq!(cut_grass(&s), before);
+    // At the cutoff: the brush's samples lose their grass, the rest stays put.
+    let cut = json!({"type": "user_channel", "channel": 1, "value": 1, "center": [20, 30],
+                     "radius": 8, "falloff": 1});
+    let c = s.apply_stroke(&cut).unwrap();
+    // The change covers the painted samples: what foliage re-places (TerrainScatter follows
+    // `touched`).
+    assert!(!c.user_channels.is_empty() && c.touched.contains(20, 30));
+    assert!(c.touched.contains(13, 30) && c.touched.contains(27, 30));
+    let after = cut_grass(&s);
+    assert!(after.iter().all(|p| near(p, [20.0, 30.0]) > 7.0));
+    for p in before.iter().filter(|p| near(p, [20.0, 30.0]) > 9.5) {
+        assert!(after.contains(p));
+    }
+    assert!(after.len() < before.len() - 300);
+    // Channel 0 is not the cutoff's channel.
+    s.undo();
+    let other = json!({"type": "user_channel", "channel": 0, "value": 1, "center": [20, 30],
+                       "radius": 8, "falloff": 1});
+    s.apply_stroke(&other).unwrap();
+    assert_eq!(cut_grass(&s), before);
+}

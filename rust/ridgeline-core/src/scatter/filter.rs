@@ -56,6 +56,18 @@ impl<'a> Environment<'a> {
         }
     }
 
+    /// True when the sample nearest terrain-local (x, z) is under water (false outside the
+    /// terrain or without water). Placement checks it before spacing.
+    #[inline]
+    pub fn wet_at(&self, x: f32, z: f32) -> bool {
+        let Some(s) = self.surround else {
+            return false;
+        };
+        self.grid
+            .nearest_sample(x, z)
+            .is_some_and(|(sx, sz)| s.covered(self.grid.index(sx, sz)))
+    }
+
     /// The exact height at terrain-local (x, z) on the drawn triangle (the grid's diagonal from
     /// (x+1, z) to (x, z+1)).
     #[inline]

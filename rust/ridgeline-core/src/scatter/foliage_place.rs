@@ -20,6 +20,7 @@
 
 use super::filter::Environment;
 use super::foliage::FoliageType;
+use super::foliage_cutoff::ChannelValues;
 use crate::biome::Role;
 use crate::seed::{fnv1a, splitmix64};
 
@@ -45,8 +46,9 @@ pub struct FoliageEnv<'a> {
     pub roles: Option<&'a [u8]>,
     /// The type's painted density multiplier (0–1) per sample; `None`: 1 everywhere.
     pub density: Option<&'a [f32]>,
-    /// The type's `channel_cutoff` channel per sample; `None`: nothing is cut.
-    pub channel: Option<&'a [f32]>,
+    /// The type's `channel_cutoff` channel per sample
+    /// ([`super::foliage_cutoff::cutoff_channel`]); `None`: nothing is cut.
+    pub channel: Option<ChannelValues<'a>>,
 }
 
 /// The per-type hash key (`seed` is the scatter sub-seed).
@@ -141,7 +143,7 @@ fn effective(
         return (0.0, n);
     }
     if let (Some(c), Some(ch)) = (&t.channel_cutoff, fe.channel)
-        && ch.get(i).is_some_and(|&v| v >= c.value)
+        && ch.at(i) >= c.value
     {
         return (0.0, n);
     }

@@ -160,7 +160,9 @@ fn painted_density_water_slope_height_roles_and_cutoff_remove_foliage() {
         env: Environment::open(g, &h),
         roles: Some(&roles),
         density: Some(&density),
-        channel: Some(&channel),
+        channel: Some(crate::scatter::foliage_cutoff::ChannelValues::Samples(
+            &channel,
+        )),
     };
     let t = foliage(json!({
         "density": 2, "roles": ["grass"], "channel_cutoff": {"channel": "cut", "value": 0.5},

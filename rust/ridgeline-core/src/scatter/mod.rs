@@ -5,7 +5,8 @@
 //! - [`lattice`]: the physical candidate lattice and the per-candidate random streams
 //!   (SplitMix64 of the scatter sub-seed, the rule id and the lattice square only).
 //! - [`cluster`]: smooth density patches.
-//! - [`spacing`]: minimum spacing by local priority against fixed potential sites.
+//! - [`spacing`]: minimum spacing by local priority against fixed potential sites (candidates
+//!   in water are not potential sites).
 //! - [`filter`]: the environment a site must suit (biome, slope, moisture, water, masks).
 //! - [`surroundings`]: the water, biome and moisture context, from the biome module.
 //! - [`place`]: the whole placement, tiled and parallel, bit-identical on any thread count.
@@ -14,6 +15,8 @@
 //! - [`chunks`]: placements grouped by render chunk and rule, in an even thinning order.
 //! - [`thinning`]: how many of a chunk's placements to draw at a distance.
 //! - [`foliage`]: seed-004 foliage types (the palette's `foliage` section).
+//! - [`foliage_cutoff`]: a foliage type's `channel_cutoff` resolved against the terrain's
+//!   named user channels.
 //! - [`foliage_place`]: per-chunk foliage placement (per cell `floor(n)` plus one by hash, one
 //!   fixed even order per chunk).
 //!
@@ -24,6 +27,7 @@ pub mod chunks;
 pub mod cluster;
 pub mod filter;
 pub mod foliage;
+pub mod foliage_cutoff;
 pub mod foliage_place;
 pub mod lattice;
 pub mod palette;
@@ -35,7 +39,7 @@ pub mod thinning;
 
 pub use filter::Environment;
 pub use palette::{Budgets, Palette, PlacementRule};
-pub use place::place;
+pub use place::{place, place_spaced};
 
 /// One placed instance.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,7 +61,7 @@ pub struct Placement {
 pub struct RuleStats {
     /// Lattice squares visited.
     pub candidates: u64,
-    /// Sites that survived density and cluster thinning.
+    /// Sites that survived density and cluster thinning and are not in water.
     pub potential: u64,
     /// Potential sites that won their spacing neighbourhood.
     pub spaced: u64,
@@ -141,3 +145,5 @@ impl Scatter {
 mod palette_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod water_tests;

@@ -1,5 +1,11 @@
-//! Placing a palette: lattice candidates → density and cluster thinning → spacing by local
-//! priority → environment filters → scale and yaw.
+//! Placing a palette: lattice candidates → density and cluster thinning → water → spacing by
+//! local priority → environment filters → scale and yaw.
+//!
+//! Water is checked before spacing (the seed's order): a candidate in water is not a potential
+//! site, so it never suppresses a dry neighbour within `spacing`. Water comes from generation
+//! (the graph's water, or the generated base's sea), so an edit never changes which sites are
+//! potential; the other filters (exclusions, protection, biomes, slope, …) run after spacing,
+//! so an edit only removes placements and never makes a neighbour win.
 //!
 //! Work is split into tiles of lattice squares (every rule's tiles in one list) processed in
 //! parallel; each tile recomputes the potential sites of a margin around it, so a tile's result
@@ -53,9 +59,9 @@ impl<'p> Plan<'p> {
         }
     }
 
-    /// The potential site of square (i, j).
+    /// The potential site of square (i, j); `wet` rejects candidates in its water.
     #[inline]
-    fn site(&self, i: i64, j: i64) -> Site {
+    fn site(&self, i: i64, j: i64, wet: Option<&Environment>) -> Site {
         if i < 0
             || j < 0
             || i >= self.lattice.squares[0] as i64
@@ -73,7 +79,7 @@ impl<'p> Plan<'p> {
         if cl.strength > 0.0 {
             p *= cluster::factor(cl.strength, cluster::patch(self.key, cl.size, x, z));
         }
-        if c.unit(Stream::Keep) >= p {
+        if c.unit(Stream::Keep) >= p || wet.is_some_and(|e| e.wet_at(x as f32, z as f32)) {
             return Site::default();
         }
         Site {
@@ -94,15 +100,43 @@ impl<'p> Plan<'p> {
     }
 }
 
-/// Places `palette` on a terrain of `size` with the `scatter` sub-seed. With `env` the
-/// filters apply and placements stand on its surface; without, every spaced site is returned
-/// at height 0 (the immutable base candidates a refilter starts from). Errors when a budget is
-/// exceeded (with what to change) or on cancellation; the placement ceiling truncates (the
-/// lowest-priority placements go) and reports it in [`Scatter::truncated`].
+/// Places `palette` on a terrain of `size` with the `scatter` sub-seed. With `env` candidates
+/// in its water are rejected before spacing, the other filters apply after it and placements
+/// stand on its surface; without, every spaced site is returned at height 0. Errors when a
+/// budget is exceeded (with what to change) or on cancellation; the placement ceiling
+/// truncates (the lowest-priority placements go) and reports it in [`Scatter::truncated`].
 pub fn place(
     palette: &Palette,
     scatter_seed: u64,
     size: [f32; 2],
+    env: Option<&Environment>,
+    budgets: &Budgets,
+    cancel: &AtomicBool,
+) -> Result<Scatter> {
+    run(palette, scatter_seed, size, env, env, budgets, cancel)
+}
+
+/// Every spaced site of `palette` at height 0, with candidates in `water`'s water (read through
+/// its [`super::filter::Surround`]; nothing else of it) rejected before spacing: the immutable
+/// base a refilter starts from ([`super::refilter`]). Errors as [`place`].
+pub fn place_spaced(
+    palette: &Palette,
+    scatter_seed: u64,
+    size: [f32; 2],
+    water: Option<&Environment>,
+    budgets: &Budgets,
+    cancel: &AtomicBool,
+) -> Result<Scatter> {
+    run(palette, scatter_seed, size, water, None, budgets, cancel)
+}
+
+/// [`place`] with the water checked before spacing (`wet`) and the filters after it (`env`)
+/// given separately.
+fn run(
+    palette: &Palette,
+    scatter_seed: u64,
+    size: [f32; 2],
+    wet: Option<&Environment>,
     env: Option<&Environment>,
     budgets: &Budgets,
     cancel: &AtomicBool,
@@ -133,7 +167,7 @@ pub fn place(
             if cancel.load(Ordering::Relaxed) {
                 return (k, Vec::new(), RuleStats::default());
             }
-            let (list, stats) = tile(&plans[k], filters[k].as_ref(), env, ti, tj);
+            let (list, stats) = tile(&plans[k], filters[k].as_ref(), wet, env, ti, tj);
             (k, list, stats)
         })
         .collect();
@@ -186,6 +220,7 @@ pub fn place(
 fn tile(
     plan: &Plan,
     filter: Option<&RuleFilter>,
+    wet: Option<&Environment>,
     env: Option<&Environment>,
     ti: u32,
     tj: u32,
@@ -205,7 +240,7 @@ fn tile(
     let mut sites = Vec::with_capacity(w * h);
     for b in 0..h as i64 {
         for a in 0..w as i64 {
-            sites.push(plan.site(i0 + a, j0 + b));
+            sites.push(plan.site(i0 + a, j0 + b, wet));
         }
     }
     let window = Window {

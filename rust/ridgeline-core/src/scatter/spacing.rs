@@ -1,12 +1,13 @@
 //! Minimum spacing by local priority against fixed potential sites.
 //!
-//! Every potential site (a lattice candidate that survived density and cluster thinning) has a
-//! fixed random priority. A site is placed only when no other potential site of the same rule
-//! within `spacing` has a higher priority — whether or not that other site is later rejected by
-//! a filter, water or an exclusion. So the decision is local and depends only on the palette and
-//! the seed: an exclusion or a sculpt edit removes placements but never makes a distant site
-//! win (no chain of refills), and two placed sites are never closer than `spacing` (the closer
-//! pair always has a winner).
+//! Every potential site (a lattice candidate that survived density and cluster thinning and is
+//! not in water) has a fixed random priority. A site is placed only when no other potential
+//! site of the same rule within `spacing` has a higher priority — whether or not that other
+//! site is later rejected by a filter or an exclusion. So the decision is local and depends only
+//! on the palette, the seed and the generated water: an exclusion or a sculpt edit removes
+//! placements but never makes a distant site win (no chain of refills), a candidate in water
+//! never suppresses a dry neighbour, and two placed sites are never closer than `spacing` (the
+//! closer pair always has a winner).
 
 /// A potential site: position and priority (`present` false for an empty square).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

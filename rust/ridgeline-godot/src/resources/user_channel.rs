@@ -109,4 +109,13 @@ impl TerrainUserChannel {
     pub fn is_id(&self) -> bool {
         self.kind == UserChannelKind::Id
     }
+
+    /// The channel's name and kind as the core's foliage placement reads them (a foliage
+    /// type's `channel_cutoff` names its channel).
+    pub fn core_channel(&self) -> ridgeline_core::scatter::foliage_cutoff::UserChannel {
+        ridgeline_core::scatter::foliage_cutoff::UserChannel {
+            name: self.channel_name.to_string(),
+            id: self.is_id(),
+        }
+    }
 }

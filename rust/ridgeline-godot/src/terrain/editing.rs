@@ -340,7 +340,10 @@ impl Terrain3D {
             self.write_strokes_to_source(s);
         }
         let t = change.touched;
-        self.foliage_feed.touched(t.union(&change.foliage));
+        // Painted density, and user channels (a foliage type's `channel_cutoff`), re-place the
+        // foliage chunks they touch like height and mask edits (`touched` holds them all).
+        self.foliage_feed
+            .touched(t.union(&change.foliage).union(&change.user_channels));
         let region = Rect2i::new(
             Vector2i::new(t.x0 as i32, t.z0 as i32),
             Vector2i::new(t.width() as i32, t.depth() as i32),

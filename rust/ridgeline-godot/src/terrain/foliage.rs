@@ -10,8 +10,9 @@ use ridgeline_core::edit::Rect;
 use ridgeline_core::hydrology::water::WaterSet;
 use ridgeline_core::scatter::filter::{Environment, Surround};
 use ridgeline_core::scatter::foliage::FoliageType;
+use ridgeline_core::scatter::foliage_cutoff::{UserChannel, cutoff_channel};
 use ridgeline_core::scatter::foliage_place::{FoliageEnv, FoliageInstance, place_chunk};
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
 /// How many recent edits a scatter node can catch up on before it rebuilds all foliage.
@@ -25,6 +26,10 @@ pub struct FoliageFeed {
     revision: u64,
     log: VecDeque<(u64, Rect)>,
     seed: Option<u64>,
+    /// The user channels (names, kinds) placement last read: a change re-places everything.
+    channels: Vec<UserChannel>,
+    /// Cutoff errors already reported (each once until the channels or the surface change).
+    reported: BTreeSet<String>,
 }
 
 impl FoliageFeed {
@@ -33,6 +38,7 @@ impl FoliageFeed {
         self.generation += 1;
         self.log.clear();
         self.seed = None;
+        self.reported.clear();
     }
 
     /// An edit touched `samples` (heights, masks, surface or painted density).
@@ -91,6 +97,8 @@ pub struct FoliageInputs {
     pub prepared: Arc<Prepared>,
     /// The scatter sub-seed.
     pub seed: u64,
+    /// The terrain's user channels (index = channel): what a type's `channel_cutoff` names.
+    pub channels: Vec<UserChannel>,
 }
 
 impl FoliageInputs {
@@ -123,24 +131,62 @@ impl FoliageInputs {
         if !p.water.owner.is_empty() {
             env.surround = Some(&water);
         }
-        if exclusion.iter().any(|&w| w > 0.0) {
-            env.blocked.push(exclusion);
+        // Protected samples (protect strokes) block foliage like exclusions; a terrain without
+        // an edit session has no strokes, so nothing is protected.
+        let protection: &[f32] = match &session {
+            Some(s) => s.protection(),
+            None => &[],
+        };
+        for mask in [exclusion, protection] {
+            if mask.iter().any(|&w| w > 0.0) {
+                env.blocked.push(mask);
+            }
         }
         let fe = FoliageEnv {
             env,
             roles: (!p.surface.role_ids.is_empty()).then_some(p.surface.role_ids.as_slice()),
             density: session.as_ref().and_then(|s| s.foliage_maps().get(&t.id)),
-            // User channels are not stored yet: a cutoff cuts nothing until they are.
-            channel: None,
+            // The core resolves the cutoff's channel by name on the painted user channels; a
+            // name the terrain lacks was reported by `foliage_inputs` (placed without cutoff).
+            channel: cutoff_channel(t, &self.channels, p.paint.layers.user_bytes(), "palette")
+                .ok()
+                .flatten(),
         };
         place_chunk(t, self.seed, &fe, rect)
     }
 }
 
 impl Terrain3D {
-    /// What foliage reads now (`None` before the first surface).
+    /// What foliage reads now (`None` before the first surface). A change of the user
+    /// channels' names or kinds re-places all foliage; a type whose `channel_cutoff` names no
+    /// channel is reported once and placed without its cutoff.
     pub fn foliage_inputs(&mut self) -> Option<FoliageInputs> {
         let prepared = self.prepared().clone()?;
+        let channels: Vec<UserChannel> = self
+            .user_channel_types
+            .iter_shared()
+            .take(ridgeline_core::edit::paint::USER_CHANNELS)
+            .map(|c| c.bind().core_channel())
+            .collect();
+        if channels != self.foliage_feed.channels {
+            self.foliage_feed.regenerated();
+            self.foliage_feed.channels = channels.clone();
+        }
+        let types = prepared
+            .palette
+            .as_ref()
+            .map_or(&[][..], |p| &p.foliage[..]);
+        for t in types {
+            if let Err(e) = cutoff_channel(t, &channels, &[], "palette") {
+                let e = e.to_string();
+                if self.foliage_feed.reported.insert(e.clone()) {
+                    godot_error!(
+                        "Terrain3D: {e}; foliage type `{}` is placed without its cutoff",
+                        t.id
+                    );
+                }
+            }
+        }
         let seed = match self.foliage_feed.seed {
             Some(s) => s,
             None => {
@@ -153,7 +199,11 @@ impl Terrain3D {
                 s
             }
         };
-        Some(FoliageInputs { prepared, seed })
+        Some(FoliageInputs {
+            prepared,
+            seed,
+            channels,
+        })
     }
 
     /// The foliage change feed.

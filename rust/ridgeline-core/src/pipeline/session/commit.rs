@@ -39,6 +39,7 @@ impl EditSession {
         };
         let mut heights_rect = Rect::EMPTY;
         let mut mask_rect = Rect::EMPTY;
+        let mut protect_rect = Rect::EMPTY;
         let mut before_h = Vec::new();
         let mut after_h = Vec::new();
         if list == List::Edits && !start.is_empty() {
@@ -64,6 +65,8 @@ impl EditSession {
             after_h = c.copy_from(&win.values, &need);
             let _ = self.field.write_region(c.x0, c.z0, c.x1, c.z1, &after_h);
             heights_rect = c;
+            // The changed strokes' own footprint (a protect stroke, a protection layer).
+            protect_rect = start;
             if self
                 .exclusions
                 .iter()
@@ -83,6 +86,7 @@ impl EditSession {
         }
         let before_m = self.mask_values(mask_rect);
         self.refresh_masks(mask_rect);
+        self.refresh_protection(protect_rect);
         let after_m = self.mask_values(mask_rect);
         let record = Record {
             kind,
@@ -142,6 +146,11 @@ impl EditSession {
             let all = self.all();
             m.write_into(&mut self.exclusion, &all, &ex.unpack());
             m.write_into(&mut self.regions, &all, ids);
+        }
+        if !r.is_empty() {
+            // The recipe is already reverted or reapplied: recompute the protection of the
+            // height rectangle (it holds every changed stroke's footprint).
+            self.refresh_protection(r);
         }
         let c = record.holes;
         if !c.is_empty() {

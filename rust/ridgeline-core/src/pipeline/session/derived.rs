@@ -83,6 +83,7 @@ impl EditSession {
             &self.field,
             state,
             &self.exclusion,
+            &self.protection,
             [samples.x0, samples.z0, samples.x1, samples.z1],
         );
         self.scatter = Some((base.clone(), Arc::new(next)));
