@@ -1,7 +1,8 @@
 extends "res://lib/case.gd"
 ## Seed-004 foliage through TerrainScatter: MultiMesh counts per chunk equal the core's
 ## placement, set_foliage_density re-places only the touched chunks (and undo restores them),
-## get_foliage_density, and refused arguments that change nothing.
+## get_foliage_density, refused arguments that change nothing, channel_cutoff by user channel
+## name, and protection blocking foliage.
 
 const RECIPE := '{"size": [128, 128], "resolution": [64, 64], "seed": 5, "chunk_cells": 16, "landforms": {"hills": {"base_height": 2, "height_variation": 6, "feature_size": 64, "octaves": 3}}, "default_landform": "hills", "palette": {"format_version": 3, "name": "Test", "foliage": {"grass": {"model": "fixtures/scatter/grass.tres", "density": 1.5, "full_density_distance": 30, "max_distance": 400, "slope_max": 60}}}}'
 
@@ -118,3 +119,55 @@ func test_set_foliage_density_refuses_bad_arguments_and_changes_nothing() -> voi
 	scatter.update_for_viewer(CENTRE, -1)
 	assert_eq(_counts(scatter), before, "counts unchanged")
 	assert_eq(scatter.get_foliage_build_counts().z, 0, "nothing placed again")
+
+
+## channel_cutoff through Terrain3D.user_channel_types: painting the named channel at or above
+## the cutoff removes the grass under the brush only, in the core and in the drawn chunks.
+func test_channel_cutoff_follows_the_named_user_channel() -> void:
+	var terrain := Terrain3D.new()
+	var cut := TerrainUserChannel.new()
+	cut.channel_name = "cut"
+	terrain.user_channel_types = [cut]
+	terrain.recipe = RECIPE.replace('"slope_max": 60}', '"slope_max": 60, "channel_cutoff": {"channel": "cut", "value": 0.5}}')
+	add_child(terrain)
+	terrain.wait_for_generation()
+	var scatter := TerrainScatter.new()
+	scatter.build_radius = 1000.0
+	terrain.add_child(scatter)
+	scatter.update_for_viewer(CENTRE, -1)
+	var square := Rect2(42, 42, 12, 12)
+	var before := terrain.get_foliage_instances("grass", square).size()
+	var far_before := terrain.get_foliage_instances("grass", Rect2(100, 100, 16, 16)).size()
+	assert_true(before > 150, "grass before cutting: %d" % before)
+	var drawn_before := scatter.get_chunk_instance_count(Vector2i(1, 1), "grass")
+	# Below the cutoff: nothing changes.
+	assert_true(terrain.set_user_channel(0, terrain.to_global(Vector3(48, 0, 48)), 10.0, 0.3), "painted 0.3")
+	assert_eq(terrain.get_foliage_instances("grass", square).size(), before, "0.3 < 0.5 keeps the grass")
+	# At the cutoff: the grass under the brush goes, elsewhere it stays.
+	assert_true(terrain.set_user_channel(0, terrain.to_global(Vector3(48, 0, 48)), 10.0, 1.0), "painted 1.0")
+	assert_eq(terrain.get_foliage_instances("grass", square).size(), 0, "cut under the brush")
+	assert_eq(terrain.get_foliage_instances("grass", Rect2(100, 100, 16, 16)).size(), far_before, "untouched elsewhere")
+	scatter.update_for_viewer(CENTRE, -1)
+	var drawn_after := scatter.get_chunk_instance_count(Vector2i(1, 1), "grass")
+	assert_true(drawn_after < drawn_before - 150, "the drawn chunk lost the cut grass: %d → %d" % [drawn_before, drawn_after])
+	assert_eq(drawn_after, terrain.get_foliage_instances("grass", Rect2(32, 32, 32, 32)).size(), "the chunk draws the core's count")
+	terrain.queue_free()
+
+
+## A protect stroke blocks foliage like exclusion paint (incremental and after regeneration).
+func test_protection_blocks_foliage() -> void:
+	var s := _setup()
+	var terrain: Terrain3D = s[0]
+	var scatter: TerrainScatter = s[1]
+	var square := Rect2(84, 84, 8, 8)
+	assert_true(terrain.get_foliage_instances("grass", square).size() > 30, "grass before")
+	assert_true(terrain.apply_stroke({"type": "protect", "center": [88, 88], "radius": 9.0, "falloff": 1.0}), "protect")
+	assert_eq(terrain.get_foliage_instances("grass", square).size(), 0, "no grass where protected")
+	assert_true(terrain.get_foliage_instances("grass", Rect2(10, 10, 8, 8)).size() > 30, "grass elsewhere")
+	var drawn := scatter.get_chunk_instance_count(Vector2i(2, 2), "grass")
+	scatter.update_for_viewer(CENTRE, -1)
+	assert_true(scatter.get_chunk_instance_count(Vector2i(2, 2), "grass") < drawn, "the drawn chunk follows")
+	terrain.generate()
+	terrain.wait_for_generation()
+	assert_eq(terrain.get_foliage_instances("grass", square).size(), 0, "and after regeneration")
+	terrain.queue_free()
