@@ -354,14 +354,19 @@ func test_preview_quality_progress_and_node_footers() -> void:
 	assert_eq(reports.size(), 4, "one report per evaluated node")
 	# Final with a changed erosion (so the development cache cannot answer): the noise is
 	# reused from the preview's run (it does not read the quality), erosion runs.
-	plugin.call("_on_graph_param", 4000, "erode", "iterations")
+	plugin.call("_on_graph_param", 1234, "erode", "iterations")
 	await frames(2)
+	assert_eq(int(node("erode").get("params", {}).get("iterations", -1)), 1234, "erosion changed: %s / %s" % [node("erode"), plugin.call("get_graph_message")])
+	plugin.call("_on_graph_param", NAN, "erode", "iterations")
+	await frames(1)
+	assert_eq(int(node("erode").get("params", {}).get("iterations", -1)), 1234, "NaN is refused")
+	assert_true(String(plugin.call("get_graph_message")).contains("cannot read"), "and says so")
 	await press("Generate")
 	t.call("wait_for_generation")
 	await frames(2)
 	assert_eq(t.call("get_generation_quality"), "final", "Generate runs at Final")
 	assert_true(heights(t, 16) != preview, "Final erosion differs from the preview's")
-	assert_eq(_footer("hills"), "reused", "the noise came from the cache")
+	assert_eq(_footer("hills"), "reused", "the noise came from the cache (%s)" % plugin.call("get_graph_message"))
 	# A card rebuilt after the run keeps its footer.
 	var before := _footer("erode")
 	await press("UndoGraph")
@@ -372,6 +377,52 @@ func test_preview_quality_progress_and_node_footers() -> void:
 	await frames(2)
 	assert_true(heights(t, 16) == flat, "Discard preview shows the source")
 	assert_true(t.call("get_node_reports").is_empty() or t.call("get_generation_quality") == "final", "the source run")
+
+
+func _open_source_menu(id: String, pin: String) -> PopupMenu:
+	var label: Label = card(id).find_child("in_" + pin, true, false)
+	assert_true(label != null, "%s shows input %s" % [id, pin])
+	if label == null:
+		return null
+	var click := InputEventMouseButton.new()
+	click.button_index = MOUSE_BUTTON_LEFT
+	click.pressed = true
+	label.gui_input.emit(click)
+	await frames(1)
+	return ws().find_child("SourceMenu", true, false)
+
+
+func test_pick_an_input_source_from_the_menu() -> void:
+	await _setup()
+	await press("StarterGraph")
+	var sources: PackedStringArray = plugin.call("get_graph_input_sources", "biomes", "field")
+	assert_true(sources.has("erode.heightfield") and sources.has("hills.heightfield"), "heightfield outputs: %s" % sources)
+	assert_true(not sources.has("biomes.heightfield") and not sources.has("output.heightfield"), "nothing that closes a cycle: %s" % sources)
+	var menu := await _open_source_menu("biomes", "field")
+	assert_true(menu != null, "a click on the input's name opens the menu")
+	if menu == null:
+		return
+	assert_eq(menu.item_count, 1 + sources.size(), "None plus the compatible outputs")
+	assert_eq(menu.get_item_text(0), "None (disconnect)", "None first")
+	var i := sources.find("erode.heightfield") + 1
+	assert_true(menu.is_item_checked(i), "the current source is checked")
+	var steps: int = plugin.call("get_graph_undo_count")
+	menu.index_pressed.emit(sources.find("hills.heightfield") + 1)
+	menu.hide()
+	await frames(2)
+	assert_eq(input_of("biomes", "field"), "hills", "connected from the pick")
+	assert_eq(plugin.call("get_graph_undo_count"), steps + 1, "one graph step")
+	menu = await _open_source_menu("biomes", "field")
+	menu.index_pressed.emit(0)
+	menu.hide()
+	await frames(2)
+	assert_eq(input_of("biomes", "field"), "", "None disconnects")
+	assert_true(not plugin.call("pick_graph_input_source", "hills", "nope", "erode.heightfield"), "an unknown input is refused")
+	assert_true(not plugin.call("pick_graph_input_source", "erode", "field", "biomes.heightfield"), "a cycle is refused")
+	await press("UndoGraph")
+	assert_eq(input_of("biomes", "field"), "hills", "Undo graph: the pick again")
+	await press("UndoGraph")
+	assert_eq(input_of("biomes", "field"), "erode", "and the starter's wire")
 
 
 func test_presets_apply_and_undo() -> void:

@@ -90,8 +90,17 @@ pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
                 " (optional)"
             };
             left.set_text(name);
-            left.set_tooltip_text(&format!("input `{name}`: {kind}{opt}"));
+            left.set_tooltip_text(&format!(
+                "input `{name}`: {kind}{opt}\nClick to pick its source from the compatible outputs"
+            ));
             left.set_mouse_filter(godot::classes::control::MouseFilter::PASS);
+            left.set_name(&format!("in_{name}"));
+            left.connect(
+                "gui_input",
+                &Callable::from_object_method(plugin, "_on_graph_input_label_event").bindv(
+                    &VarArray::from(&[r.node.id.to_variant(), name.to_variant()]),
+                ),
+            );
         }
         row.add_child(&left);
         let mut right = Label::new_alloc();

@@ -10,6 +10,7 @@
 //! - [`palette`]: the searchable **Terrain Nodes** list, click or drag to insert;
 //! - [`presets_tab`]: the preset list and its confirmation;
 //! - [`run_panel`]: Preview, progress and Cancel, the cards' last-run footers;
+//! - [`source_picker`]: an input's source picked from a menu of compatible outputs;
 //! - the handlers on the editor plugin: [`api`] (scripting API), [`toolbar`], [`canvas`],
 //!   [`fields`] (parameter controls), [`insert`] (palette and drops), [`preset_actions`], and the
 //!   shared [`edits`] plumbing (target, message line, one history step per edit).
@@ -25,6 +26,7 @@ mod params;
 mod preset_actions;
 mod presets_tab;
 mod run_panel;
+mod source_picker;
 mod toolbar;
 mod workspace;
 

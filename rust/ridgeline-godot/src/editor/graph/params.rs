@@ -295,12 +295,17 @@ fn point_list(
 /// The JSON of a control's value for parameter `spec` (None: the text cannot be read).
 pub fn to_json(spec: &Value, value: &Variant) -> Option<Value> {
     let ty = field(spec, "type");
-    match ty {
-        "number" => value.try_to::<f64>().ok().map(Value::from),
-        "integer" => value
+    // Spin sliders send floats, scripts may send ints; NaN and infinities are refused.
+    let number = || {
+        value
             .try_to::<f64>()
             .ok()
-            .map(|v| Value::from(v.round() as i64)),
+            .or_else(|| value.try_to::<i64>().ok().map(|i| i as f64))
+            .filter(|v| v.is_finite())
+    };
+    match ty {
+        "number" => number().map(Value::from),
+        "integer" => number().map(|v| Value::from(v.round() as i64)),
         "bool" => value.try_to::<bool>().ok().map(Value::from),
         "enum" => {
             let i = value.try_to::<i64>().ok()?;
