@@ -437,6 +437,18 @@ func test_presets_apply_and_undo() -> void:
 		if list.get_item_metadata(i) == "builtin://terrain/rolling-hills":
 			idx = i
 	assert_true(idx >= 0, "Rolling Hills is listed")
+	for i in 8:
+		var icon := list.get_item_icon(i)
+		assert_true(icon != null and icon.get_size() == Vector2(96, 96), "built-in %d has a 96 px thumbnail" % i)
+	var island := -1
+	for i in list.item_count:
+		if list.get_item_metadata(i) == "builtin://terrain/coastal-island":
+			island = i
+	var img := list.get_item_icon(island).get_image()
+	var corner := img.get_pixel(2, 2)
+	var centre := img.get_pixel(48, 48)
+	assert_true(corner.b > corner.r + 0.1, "the island's thumbnail has sea at its corner: %s" % corner)
+	assert_true(centre.g > centre.b, "and land in its middle: %s" % centre)
 	list.select(idx)
 	list.item_selected.emit(idx)
 	var desc: Label = ws().find_child("PresetDescription", true, false)

@@ -124,6 +124,16 @@ func _shot(out_dir: String) -> void:
 		img = get_viewport().get_texture().get_image()
 		img.save_png(out_dir.path_join("graph.png"))
 		print("editor shot: ", out_dir.path_join("graph.png"), " ", img.get_size())
+		# The Presets tab with its thumbnails (docs/images/presets-tab.png).
+		var tabs: TabContainer = ws.find_child("Presets", true, false).get_parent()
+		tabs.current_tab = 1
+		ws.custom_minimum_size = Vector2(0, 520)
+		await case.frames(10)
+		await get_tree().create_timer(1.0).timeout
+		img = get_viewport().get_texture().get_image()
+		img.save_png(out_dir.path_join("presets.png"))
+		print("editor shot: ", out_dir.path_join("presets.png"), " ", img.get_size())
+		tabs.current_tab = 0
 	await _shot_foliage(case, plugin, t, out_dir)
 	await _shot_import(case, plugin, t, out_dir)
 	case.queue_free()

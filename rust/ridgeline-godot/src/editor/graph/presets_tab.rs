@@ -1,16 +1,19 @@
 //! The Presets tab: the built-in landscape presets and the project's `*.preset.json` files with
 //! their descriptions; **Apply and generate** asks for confirmation (and, when the grid changes
 //! under strokes, whether to keep or clear them), then merges the preset into the pinned
-//! terrain's recipe as one scene undo step.
+//! terrain's recipe as one scene undo step. Each preset shows a thumbnail of what it generates.
 
 use godot::classes::control::SizeFlags;
+use godot::classes::image::Format;
+use godot::classes::item_list::IconMode;
 use godot::classes::{
-    Button, ConfirmationDialog, ItemList, Label, ProjectSettings, VBoxContainer,
-    text_server::AutowrapMode,
+    Button, ConfirmationDialog, Image, ImageTexture, ItemList, Label, ProjectSettings,
+    VBoxContainer, text_server::AutowrapMode,
 };
 use godot::prelude::*;
 use ridgeline_core::fsio::{self, FileKind};
 use ridgeline_core::recipe::preset::{self, GridChange, Preset};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The tab's controls and presets.
@@ -28,6 +31,8 @@ pub struct PresetsTab {
     pub clear: Option<Gd<Button>>,
     /// The preset and grid decision the dialog confirms.
     pub pending: Option<(usize, GridChange)>,
+    /// Thumbnails by `id@version` (None: the preset has none — too large or failed).
+    thumbnails: HashMap<String, Option<Gd<ImageTexture>>>,
 }
 
 impl PresetsTab {
@@ -38,6 +43,12 @@ impl PresetsTab {
         let mut list = ItemList::new_alloc();
         list.set_name("PresetList");
         list.set_v_size_flags(SizeFlags::EXPAND_FILL);
+        // A grid of thumbnails with their names below.
+        list.set_max_columns(0);
+        list.set_icon_mode(IconMode::TOP);
+        list.set_same_column_width(true);
+        list.set_fixed_column_width(THUMBNAIL as i32 + 48);
+        list.set_fixed_icon_size(Vector2i::new(THUMBNAIL as i32, THUMBNAIL as i32));
         list.connect(
             "item_selected",
             &Callable::from_object_method(plugin, "_on_preset_selected"),
@@ -85,6 +96,7 @@ impl PresetsTab {
             presets: Vec::new(),
             clear,
             pending: None,
+            thumbnails: HashMap::new(),
         };
         tab.reload();
         tab
@@ -118,6 +130,14 @@ impl PresetsTab {
             ));
             self.list.set_item_tooltip(i, &p.description);
             self.list.set_item_metadata(i, &p.id.to_variant());
+            let key = format!("{}@{}", p.id, p.version);
+            if !self.thumbnails.contains_key(&key) {
+                let made = thumbnail_of(p);
+                self.thumbnails.insert(key.clone(), made);
+            }
+            if let Some(Some(tex)) = self.thumbnails.get(&key) {
+                self.list.set_item_icon(i, tex);
+            }
         }
         self.description.set_text("");
     }
@@ -150,4 +170,30 @@ fn project_files(project: &Path) -> Vec<(String, PathBuf)> {
         godot_warn!("Ridgeline presets: {e}");
         Vec::new()
     })
+}
+
+/// Thumbnail side in pixels.
+const THUMBNAIL: u32 = 96;
+
+/// The preset's thumbnail: what it generates on the default recipe at Preview quality
+/// (`ridgeline_core::recipe::preset_thumbnail`); None (with a warning) when it cannot render.
+fn thumbnail_of(p: &Preset) -> Option<Gd<ImageTexture>> {
+    let made = p
+        .apply(
+            &ridgeline_core::recipe::Recipe::default_recipe(),
+            GridChange::Ask,
+        )
+        .and_then(|a| ridgeline_core::recipe::preset_thumbnail::thumbnail(&a.recipe, THUMBNAIL));
+    match made {
+        Ok(t) => {
+            let size = t.size as i32;
+            let bytes = PackedByteArray::from(t.rgba.as_slice());
+            let img = Image::create_from_data(size, size, false, Format::RGBA8, &bytes)?;
+            ImageTexture::create_from_image(&img)
+        }
+        Err(e) => {
+            godot_warn!("Ridgeline: no thumbnail for preset {}: {e}", p.id);
+            None
+        }
+    }
 }
