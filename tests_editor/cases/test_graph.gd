@@ -172,6 +172,12 @@ func test_palette_insert_at_a_zoomed_panned_drop_point() -> void:
 	search.text = ""
 	search.text_changed.emit("")
 	assert_true(list.item_count > 10, "every node type without a filter")
+	for i in list.item_count:
+		assert_true(list.get_item_icon(i) != null, "%s has its category's icon" % list.get_item_metadata(i))
+	var icons := {}
+	for i in list.item_count:
+		icons[list.get_item_metadata(i)] = list.get_item_icon(i)
+	assert_true(icons["noise_terrain"] != icons["slope_mask"] and icons["slope_mask"] != icons["erosion"], "categories have distinct icons")
 	var idx := -1
 	for i in list.item_count:
 		if list.get_item_metadata(i) == "erosion":

@@ -116,6 +116,9 @@ impl Palette {
             self.list
                 .set_item_tooltip(i, &format!("{}\n{}", e.title, e.description));
             self.list.set_item_metadata(i, &e.id.to_variant());
+            if let Some(icon) = category_icon(&e.category) {
+                self.list.set_item_icon(i, &icon);
+            }
         }
         self.description.set_text("");
     }
@@ -177,4 +180,22 @@ impl Palette {
         d.set(DRAG_KEY, id.as_str());
         d.to_variant()
     }
+}
+
+/// The editor icon of a node category (the editor theme's own icons; the generic node icon for
+/// a category without one).
+pub fn category_icon(category: &str) -> Option<Gd<godot::classes::Texture2D>> {
+    let name = match category {
+        "generator" => "NoiseTexture2D",
+        "mask" => "GradientTexture2D",
+        "modifier" => "CurveTexture",
+        "simulation" => "GPUParticles3D",
+        "water" => "Environment",
+        "appearance" => "StandardMaterial3D",
+        "placement" => "MultiMeshInstance3D",
+        "output" => "MeshInstance3D",
+        "notes" => "TextFile",
+        _ => "Node",
+    };
+    crate::editor::icons::editor_icon(name).or_else(|| crate::editor::icons::editor_icon("Node"))
 }
