@@ -431,6 +431,35 @@ func test_pick_an_input_source_from_the_menu() -> void:
 	assert_eq(input_of("biomes", "field"), "erode", "and the starter's wire")
 
 
+func test_point_list_rows_move_up_and_down() -> void:
+	await _setup()
+	var g := {"format_version": 1, "output": "out", "nodes": [
+		{"id": "flat", "type": "flat_terrain", "position": [0, 0]},
+		{"id": "poly", "type": "polygon_mask", "position": [260, 0], "inputs": {"field": "flat"}, "params": {"points": [[1, 1], [20, 2], [10, 30]]}},
+		{"id": "out", "type": "terrain_output", "position": [520, 0], "inputs": {"heightfield": "flat"}}]}
+	assert_true(plugin.call("set_graph_draft", JSON.stringify(g)), "loaded")
+	await frames(2)
+	var row0: Control = card("poly").find_child("point_0", true, false)
+	assert_true(row0 != null, "the points are rows")
+	if row0 == null:
+		return
+	assert_true((row0.find_child("move_up", true, false) as Button).disabled, "the first row cannot move up")
+	var row2: Control = card("poly").find_child("point_2", true, false)
+	assert_true((row2.find_child("move_down", true, false) as Button).disabled, "the last cannot move down")
+	var steps: int = plugin.call("get_graph_undo_count")
+	(row0.find_child("move_down", true, false) as Button).pressed.emit()
+	await frames(3)
+	assert_eq(JSON.stringify(node("poly")["params"]["points"]), JSON.stringify([[20.0, 2.0], [1.0, 1.0], [10.0, 30.0]]), "row 0 moved down")
+	assert_eq(plugin.call("get_graph_undo_count"), steps + 1, "one graph step")
+	row2 = card("poly").find_child("point_2", true, false)
+	(row2.find_child("move_up", true, false) as Button).pressed.emit()
+	await frames(3)
+	assert_eq(JSON.stringify(node("poly")["params"]["points"]), JSON.stringify([[20.0, 2.0], [10.0, 30.0], [1.0, 1.0]]), "row 2 moved up")
+	await press("UndoGraph")
+	await press("UndoGraph")
+	assert_eq(JSON.stringify(node("poly")["params"]["points"]), JSON.stringify([[1.0, 1.0], [20.0, 2.0], [10.0, 30.0]]), "Undo graph restores the order")
+
+
 func test_presets_apply_and_undo() -> void:
 	await _setup()
 	var tabs: TabContainer = ws().find_child("Presets", true, false).get_parent()

@@ -106,6 +106,27 @@ impl RidgelineEditorPlugin {
             d.set_param(&id, &name, Some(Value::Array(points)))
         });
     }
+
+    /// Card: a point list's move up (`delta` −1) or move down (+1) button on row `row`.
+    #[func]
+    fn _on_graph_point_move(&mut self, node: GString, param: GString, row: i64, delta: i64) {
+        let (id, name) = (node.to_string(), param.to_string());
+        let mut points = self
+            .graph_param_value(&id, &name)
+            .and_then(|v| v.as_array().cloned())
+            .unwrap_or_default();
+        let (Ok(from), Some(to)) = (usize::try_from(row), row.checked_add(delta)) else {
+            return;
+        };
+        let Ok(to) = usize::try_from(to) else { return };
+        if from >= points.len() || to >= points.len() || from == to {
+            return;
+        }
+        points.swap(from, to);
+        self.graph_edit_deferred(&format!("Move a point of {id}.{name}"), move |d| {
+            d.set_param(&id, &name, Some(Value::Array(points)))
+        });
+    }
 }
 
 impl RidgelineEditorPlugin {

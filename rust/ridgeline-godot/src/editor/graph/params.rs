@@ -1,7 +1,7 @@
 //! Typed parameter controls from a catalogue parameter entry (type, default, range, unit, doc):
 //! numbers and integers as spin sliders with the range, booleans as check boxes, choices as
 //! option buttons, colours as colour pickers, points as coordinate pairs, point lists as rows
-//! with add / remove, text and lists as line edits. Every row has the doc as its tooltip and a
+//! with add / move up / move down / remove, text and lists as line edits. Every row has the doc as its tooltip and a
 //! reset button (back to the default).
 
 use godot::classes::control::SizeFlags;
@@ -261,6 +261,43 @@ fn point_list(
                 ),
             );
             r.add_child(&s);
+        }
+        let count = as_points(Some(current)).len();
+        for (icon, fallback, delta, tip) in [
+            (
+                "MoveUp",
+                "Up",
+                -1i64,
+                "Move this point up (earlier in the list)",
+            ),
+            (
+                "MoveDown",
+                "Down",
+                1,
+                "Move this point down (later in the list)",
+            ),
+        ] {
+            let mut b = Button::new_alloc();
+            b.set_name(&format!("move_{fallback}").to_lowercase());
+            crate::editor::icons::set_icon(&mut b, icon, fallback);
+            b.set_flat(true);
+            b.set_tooltip_text(tip);
+            let to = i as i64 + delta;
+            b.set_disabled(to < 0 || to >= count as i64);
+            b.connect(
+                "pressed",
+                &call(
+                    plugin,
+                    "_on_graph_point_move",
+                    &[
+                        id.to_variant(),
+                        pname.to_variant(),
+                        (i as i64).to_variant(),
+                        delta.to_variant(),
+                    ],
+                ),
+            );
+            r.add_child(&b);
         }
         let mut del = Button::new_alloc();
         crate::editor::icons::set_icon(&mut del, "Remove", "Remove");
