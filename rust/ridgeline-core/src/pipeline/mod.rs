@@ -11,6 +11,7 @@
 //! - [`compact`]: merging stamps; size/resolution decisions.
 //! - [`devcache`]: generated bases stored in the user's cache directory.
 //! - [`files`]: the files graph nodes name (heightmaps), read and hashed before evaluation.
+//! - [`thumbnail`]: a small shaded picture of what a recipe generates (preset thumbnails).
 
 pub mod compact;
 pub mod devcache;
@@ -20,6 +21,7 @@ pub mod prepared;
 pub mod scatter;
 pub mod session;
 pub mod surface;
+pub mod thumbnail;
 
 #[cfg(test)]
 mod scatter_protect_tests;

@@ -7,7 +7,6 @@
 
 mod draft;
 pub mod preset;
-pub mod preset_thumbnail;
 mod strokes;
 
 use crate::doc::reader::{self, ObjectReader, entry, index, member, read_numbers, type_name};

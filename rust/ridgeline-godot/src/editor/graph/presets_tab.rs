@@ -176,14 +176,14 @@ fn project_files(project: &Path) -> Vec<(String, PathBuf)> {
 const THUMBNAIL: u32 = 96;
 
 /// The preset's thumbnail: what it generates on the default recipe at Preview quality
-/// (`ridgeline_core::recipe::preset_thumbnail`); None (with a warning) when it cannot render.
+/// (`ridgeline_core::pipeline::thumbnail`); None (with a warning) when it cannot render.
 fn thumbnail_of(p: &Preset) -> Option<Gd<ImageTexture>> {
     let made = p
         .apply(
             &ridgeline_core::recipe::Recipe::default_recipe(),
             GridChange::Ask,
         )
-        .and_then(|a| ridgeline_core::recipe::preset_thumbnail::thumbnail(&a.recipe, THUMBNAIL));
+        .and_then(|a| ridgeline_core::pipeline::thumbnail::thumbnail(&a.recipe, THUMBNAIL));
     match made {
         Ok(t) => {
             let size = t.size as i32;

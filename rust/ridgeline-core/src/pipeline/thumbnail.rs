@@ -48,7 +48,7 @@ pub fn thumbnail(recipe: &Recipe, size: u32) -> Result<Thumbnail> {
         ));
     }
     let never = AtomicBool::new(false);
-    let done = crate::pipeline::prepare_cached_at(
+    let done = super::prepare_cached_at(
         recipe,
         Quality::Preview,
         None,
