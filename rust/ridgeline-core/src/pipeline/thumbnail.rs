@@ -170,6 +170,33 @@ mod tests {
     }
 
     #[test]
+    fn desert_dunes_have_relief_and_an_interdune_floor() {
+        let r = recipe_of("builtin://terrain/desert-dunes");
+        let never = AtomicBool::new(false);
+        let p = crate::pipeline::prepare_cached_at(
+            &r,
+            Quality::Preview,
+            None,
+            &mut GraphCache::default(),
+            &|_, _| {},
+            &never,
+            None,
+        )
+        .unwrap()
+        .prepared;
+        let [lo, hi] = p.field.height_range();
+        assert!(hi - lo > 5.0, "dunes stand out: {lo}..{hi}");
+        let floor = p
+            .surface
+            .biome_ids
+            .iter()
+            .filter(|&&b| p.surface.biome(b).is_some_and(|b| b.name == "interdune"))
+            .count() as f32
+            / p.surface.biome_ids.len() as f32;
+        assert!((0.05..0.6).contains(&floor), "interdune share {floor}");
+    }
+
+    #[test]
     fn bad_sizes_are_refused() {
         let r = recipe_of("builtin://terrain/rolling-hills");
         assert!(thumbnail(&r, 0).is_err());

@@ -71,7 +71,11 @@ fn eight_builtins_parse_apply_and_generate_on_128_m_and_64_cells() {
             .recipe;
         assert_eq!(r.size, [128.0, 128.0], "{}", p.id);
         assert_eq!(r.resolution, [64, 64], "{}", p.id);
-        assert_eq!(r.preset, Some((p.id.clone(), 1)));
+        assert_eq!(
+            r.preset,
+            Some((p.id.clone(), p.version)),
+            "stamped with its version"
+        );
         let graph = r.graph.as_ref().expect("an editable graph");
         let comments = graph
             .to_value()
