@@ -14,12 +14,8 @@ var plugin: EditorPlugin
 
 
 func _setup() -> void:
-	if t == null:
-		t = await open_terrain("res://scenes/bench.tscn")
-		plugin = ridgeline()
-	EditorInterface.edit_node(t)
-	await frames(2)
-	await top_down(t, 700.0)
+	t = await select_terrain("res://scenes/bench.tscn", 700.0)
+	plugin = ridgeline()
 	plugin.call("set_tool", "raise")
 
 

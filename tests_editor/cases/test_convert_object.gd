@@ -11,12 +11,8 @@ var plugin: EditorPlugin
 
 
 func _setup() -> void:
-	if t == null:
-		t = await open_terrain("res://scenes/objects.tscn")
-		plugin = ridgeline()
-	EditorInterface.edit_node(t)
-	await frames(2)
-	await top_down(t, 60.0)
+	t = await select_terrain("res://scenes/objects.tscn", 60.0)
+	plugin = ridgeline()
 
 
 func _scatter() -> Node:

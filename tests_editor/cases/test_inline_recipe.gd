@@ -9,12 +9,8 @@ var plugin: EditorPlugin
 
 
 func _setup() -> void:
-	if t == null:
-		t = await open_terrain("res://scenes/inline.tscn")
-		plugin = ridgeline()
-	EditorInterface.edit_node(t)
-	await frames(2)
-	await top_down(t, 60.0)
+	t = await select_terrain("res://scenes/inline.tscn", 60.0)
+	plugin = ridgeline()
 	plugin.call("set_tool", "raise")
 	plugin.call("set_brush", {"size": 8.0, "strength": 0.5, "falloff": 0.5, "spacing": 0.25, "slope_min": 0.0, "slope_max": 90.0})
 

@@ -91,6 +91,20 @@ func top_down(t: Node3D, height: float = 120.0) -> void:
 	await frames(3)
 
 
+var _selected_terrain: Node3D
+
+
+## Opens the scene at `path` once per case (later calls reuse its terrain), selects the
+## terrain again (a test may have deselected it) and looks straight down from `height` m.
+func select_terrain(path: String, height: float = 120.0) -> Node3D:
+	if _selected_terrain == null:
+		_selected_terrain = await open_terrain(path)
+	EditorInterface.edit_node(_selected_terrain)
+	await frames(2)
+	await top_down(_selected_terrain, height)
+	return _selected_terrain
+
+
 ## Screen position (surface pixels) of a world point.
 func screen_of(world: Vector3) -> Vector2:
 	var shrink: int = (EditorInterface.get_editor_viewport_3d(0).get_parent() as SubViewportContainer).stretch_shrink
