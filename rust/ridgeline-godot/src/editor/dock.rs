@@ -70,6 +70,18 @@ fn label(text: &str) -> Gd<Label> {
     l
 }
 
+/// A named choice whose `item_selected` goes to `method` on `target`.
+fn option(name: &str, tip: &str, target: &Gd<Object>, method: &str) -> Gd<OptionButton> {
+    let mut o = OptionButton::new_alloc();
+    o.set_name(name);
+    o.set_tooltip_text(tip);
+    o.connect(
+        "item_selected",
+        &Callable::from_object_method(target, method),
+    );
+    o
+}
+
 fn button(text: &str, target: &Gd<Object>, method: &str, args: &[Variant]) -> Gd<Button> {
     let mut b = Button::new_alloc();
     b.set_text(text);
@@ -147,16 +159,13 @@ impl Dock {
             spins.push((key, s));
         }
         grid.add_child(&label("Mask"));
-        let mut mask_option = OptionButton::new_alloc();
-        mask_option.set_name("BrushMask");
-        mask_option.set_h_size_flags(SizeFlags::EXPAND_FILL);
-        mask_option.set_tooltip_text(
+        let mut mask_option = option(
+            "BrushMask",
             "Brush footprint: circle, square, or a greyscale PNG from res://brush_masks/",
+            plugin,
+            "_on_mask_selected",
         );
-        mask_option.connect(
-            "item_selected",
-            &Callable::from_object_method(plugin, "_on_mask_selected"),
-        );
+        mask_option.set_h_size_flags(SizeFlags::EXPAND_FILL);
         grid.add_child(&mask_option);
         page.add_child(&grid);
         let mut biome_section = VBoxContainer::new_alloc();
@@ -167,14 +176,11 @@ impl Dock {
         page.add_child(&biome_section);
         let mut foliage_section = VBoxContainer::new_alloc();
         foliage_section.add_child(&label("Foliage type"));
-        let mut foliage_option = OptionButton::new_alloc();
-        foliage_option.set_name("FoliageType");
-        foliage_option.set_tooltip_text(
+        let foliage_option = option(
+            "FoliageType",
             "The palette's foliage type whose density the brush paints (Shift restores it)",
-        );
-        foliage_option.connect(
-            "item_selected",
-            &Callable::from_object_method(plugin, "_on_foliage_selected"),
+            plugin,
+            "_on_foliage_selected",
         );
         foliage_section.add_child(&foliage_option);
         foliage_section.set_visible(false);
@@ -184,21 +190,18 @@ impl Dock {
         page.add_child(&layers.root);
         let mut overlay_row = HFlowContainer::new_alloc();
         overlay_row.add_child(&label("Overlay"));
-        let mut overlay_option = OptionButton::new_alloc();
-        overlay_option.set_name("Overlay");
+        let mut overlay_option = option(
+            "Overlay",
+            "Draw the exclusion mask, elevation bands with contours, slope or biome regions over the terrain (view only, not saved)",
+            plugin,
+            "_on_overlay_selected",
+        );
         for (i, text) in ["None", "Exclusions", "Elevation", "Slope", "Biome"]
             .iter()
             .enumerate()
         {
             overlay_option.add_item_ex(*text).id(i as i32).done();
         }
-        overlay_option.set_tooltip_text(
-            "Draw the exclusion mask, elevation bands with contours, slope or biome regions over the terrain (view only, not saved)",
-        );
-        overlay_option.connect(
-            "item_selected",
-            &Callable::from_object_method(plugin, "_on_overlay_selected"),
-        );
         overlay_row.add_child(&overlay_option);
         page.add_child(&overlay_row);
         page.add_child(&HSeparator::new_alloc());

@@ -3,7 +3,7 @@
 //! canvas inserts at the drop point.
 
 use godot::classes::control::SizeFlags;
-use godot::classes::{Button, ItemList, Label, LineEdit, VBoxContainer, text_server::AutowrapMode};
+use godot::classes::{ItemList, Label, LineEdit, VBoxContainer, text_server::AutowrapMode};
 use godot::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -68,15 +68,13 @@ impl Palette {
         description.set_autowrap_mode(AutowrapMode::WORD_SMART);
         description.set_custom_minimum_size(Vector2::new(200.0, 48.0));
         root.add_child(&description);
-        let mut insert = Button::new_alloc();
-        insert.set_name("InsertNode");
-        insert.set_text("Insert");
-        insert.set_tooltip_text("Insert the selected node type in the middle of the view (or double-click it, or drag it onto the canvas)");
-        insert.connect(
-            "pressed",
-            &Callable::from_object_method(plugin, "_on_palette_insert"),
-        );
-        root.add_child(&insert);
+        root.add_child(&super::workspace::button(
+            "Insert",
+            "InsertNode",
+            "Insert the selected node type in the middle of the view (or double-click it, or drag it onto the canvas)",
+            plugin,
+            "_on_palette_insert",
+        ));
         let entries = ridgeline_core::nodes::REGISTRY
             .iter()
             .filter_map(|s| catalog.get(s.id))

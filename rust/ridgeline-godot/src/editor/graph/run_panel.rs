@@ -4,7 +4,7 @@
 //! Editor-only: nothing here is registered in games.
 
 use crate::editor::plugin::RidgelineEditorPlugin;
-use godot::classes::{Button, HBoxContainer, ProgressBar};
+use godot::classes::{HBoxContainer, ProgressBar};
 use godot::prelude::*;
 use std::collections::HashMap;
 
@@ -31,15 +31,13 @@ impl RunPanel {
         progress.set_step(0.001);
         progress.set_v_size_flags(godot::classes::control::SizeFlags::SHRINK_CENTER);
         root.add_child(&progress);
-        let mut cancel = Button::new_alloc();
-        cancel.set_name("Cancel");
-        cancel.set_text("Cancel");
-        cancel.set_tooltip_text("Stop the generation; the last surface stays");
-        cancel.connect(
-            "pressed",
-            &Callable::from_object_method(plugin, "_on_graph_cancel"),
-        );
-        root.add_child(&cancel);
+        root.add_child(&super::workspace::button(
+            "Cancel",
+            "Cancel",
+            "Stop the generation; the last surface stays",
+            plugin,
+            "_on_graph_cancel",
+        ));
         RunPanel {
             root,
             progress,

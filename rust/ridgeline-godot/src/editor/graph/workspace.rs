@@ -157,7 +157,14 @@ pub struct Workspace {
     pub run: RunPanel,
 }
 
-fn button(text: &str, name: &str, tip: &str, target: &Gd<Object>, method: &str) -> Gd<Button> {
+/// A named button with a tooltip whose `pressed` goes to `method` on `target`.
+pub(super) fn button(
+    text: &str,
+    name: &str,
+    tip: &str,
+    target: &Gd<Object>,
+    method: &str,
+) -> Gd<Button> {
     let mut b = Button::new_alloc();
     b.set_text(text);
     b.set_name(name);
