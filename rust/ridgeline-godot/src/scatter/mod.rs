@@ -8,10 +8,12 @@
 //!   and drawn through the same streaming and MultiMesh path.
 //! - [`rule_geometry`]: a rule's meshes and collision shapes from its PackedScene or Mesh.
 //! - [`rule_settings`]: per-rule render settings (thinning, shadows, mode).
+//! - [`scatter_stats`]: the node's counters (chunks, instances, builds, memory).
 
 pub mod chunk_build;
 pub mod foliage_layer;
 pub mod rule_geometry;
 pub mod rule_settings;
+mod scatter_stats;
 pub mod streaming;
 pub mod terrain_scatter;
