@@ -117,6 +117,18 @@ func _shot(out_dir: String) -> void:
 		var ws: Control = plugin.call("get_terrain_graph")
 		ws.custom_minimum_size = Vector2(0, 520)
 		await case.frames(10)
+		# The recipe settings panel open over the canvas, its biomes unfolded.
+		var toggle: Button = ws.find_child("RecipeSettingsToggle", true, false)
+		toggle.button_pressed = true
+		await case.frames(2)
+		var rows := [["biomes"]]
+		for biome in JSON.parse_string(plugin.call("get_graph_settings"))["biomes"].keys():
+			rows.append(["biomes", biome])
+		for path in rows:
+			var row: TreeItem = plugin.call("get_graph_settings_row", JSON.stringify(path))
+			if row != null:
+				row.collapsed = false
+		await case.frames(2)
 		var canvas: GraphEdit = ws.find_child("Canvas", true, false)
 		canvas.zoom = 0.8
 		canvas.scroll_offset = Vector2(-40, -60)

@@ -7,6 +7,7 @@
 
 mod draft;
 pub mod preset;
+pub mod settings;
 mod strokes;
 
 use crate::doc::reader::{self, ObjectReader, entry, index, member, read_numbers, type_name};

@@ -3,9 +3,10 @@
 
 use super::tools::{Brush, SIZE_RANGE, TOOLS, Tool};
 use godot::classes::control::SizeFlags;
+use godot::classes::scroll_container::ScrollMode;
 use godot::classes::{
     Button, ButtonGroup, Control, GridContainer, HFlowContainer, HSeparator, Label, OptionButton,
-    ProgressBar, SpinBox, TabContainer, VBoxContainer,
+    ProgressBar, ScrollContainer, SpinBox, TabContainer, VBoxContainer,
 };
 use godot::prelude::*;
 
@@ -38,8 +39,8 @@ pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set h
 pub struct Dock {
     /// The dock's root (its name is the tab title).
     pub root: Gd<VBoxContainer>,
-    /// Shown with a Terrain3D selected.
-    page: Gd<VBoxContainer>,
+    /// The scrolling page shown with a Terrain3D selected.
+    scroll: Gd<ScrollContainer>,
     /// Shown without one.
     idle: Gd<Label>,
     status: Gd<Label>,
@@ -102,9 +103,17 @@ impl Dock {
         let mut idle = label("Select a Terrain3D to edit it.");
         idle.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
         root.add_child(&idle);
+        // The page scrolls: its tools, brush, layers and help are taller than a laptop screen,
+        // and an unscrolled dock would push the editor's bottom panel off the window.
+        let mut scroll = ScrollContainer::new_alloc();
+        scroll.set_name("TerrainDockScroll");
+        scroll.set_v_size_flags(SizeFlags::EXPAND_FILL);
+        scroll.set_horizontal_scroll_mode(ScrollMode::DISABLED);
+        scroll.set_visible(false);
+        root.add_child(&scroll);
         let mut page = VBoxContainer::new_alloc();
-        page.set_v_size_flags(SizeFlags::EXPAND_FILL);
-        root.add_child(&page);
+        page.set_h_size_flags(SizeFlags::EXPAND_FILL);
+        scroll.add_child(&page);
 
         let mut status = label("");
         status.set_name("Status");
@@ -233,10 +242,9 @@ impl Dock {
         help.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
         help.add_theme_font_size_override("font_size", 11);
         page.add_child(&help);
-        page.set_visible(false);
         Dock {
             root,
-            page,
+            scroll,
             idle,
             status,
             buttons,
@@ -256,7 +264,7 @@ impl Dock {
 
     /// Shows the editing page (a terrain is selected) or the idle hint.
     pub fn show_editing(&mut self, editing: bool) {
-        self.page.set_visible(editing);
+        self.scroll.set_visible(editing);
         self.idle.set_visible(!editing);
     }
 

@@ -2,7 +2,8 @@
 //! draft, inspect cards, problems and messages (used by the editor tests and by tool scripts).
 //! Editor-only: nothing here is registered in games.
 
-use super::workspace::{Target, Workspace};
+use super::target::Target;
+use super::workspace::Workspace;
 use crate::editor::plugin::RidgelineEditorPlugin;
 use crate::terrain::Terrain3D;
 use godot::classes::{Control, GraphNode};

@@ -4,7 +4,7 @@
 //! Changes to assets and terrains that emit signals the plugin listens to (`changed`) are made
 //! deferred, after the handler has released the plugin.
 
-use super::workspace::Target;
+use super::target::Target;
 use crate::editor::plugin::RidgelineEditorPlugin;
 use godot::classes::Control;
 use godot::prelude::*;
@@ -106,7 +106,7 @@ impl RidgelineEditorPlugin {
     pub(super) fn graph_history(&mut self, undo: bool) {
         let me = self.to_gd().upcast::<Object>();
         let Some(w) = &mut self.graph else { return };
-        let current = w.draft.clone();
+        let current = w.snapshot();
         let step = if undo {
             w.history.undo(current)
         } else {
@@ -115,8 +115,7 @@ impl RidgelineEditorPlugin {
         w.coalesce = None;
         match step {
             Some((label, state)) => {
-                w.draft = state;
-                w.refresh(&me);
+                w.restore(&me, state);
                 let verb = if undo { "Undid" } else { "Redid" };
                 w.show(&format!("{verb}: {label}."), false);
             }

@@ -11,6 +11,9 @@
 //! - [`presets_tab`]: the preset list and its confirmation;
 //! - [`run_panel`]: Preview, progress and Cancel, the cards' last-run footers;
 //! - [`source_picker`]: an input's source picked from a menu of compatible outputs;
+//! - [`settings_panel`] and [`settings_actions`]: the recipe settings over the canvas (size,
+//!   resolution, seed, chunk size, landforms, biomes, layers, rules), edited in the same draft;
+//! - [`target`]: the pinned terrain and its document;
 //! - the handlers on the editor plugin: [`api`] (scripting API), [`toolbar`], [`canvas`],
 //!   [`fields`] (parameter controls), [`insert`] (palette and drops), [`preset_actions`], and the
 //!   shared [`edits`] plumbing (target, message line, one history step per edit).
@@ -26,7 +29,10 @@ mod params;
 mod preset_actions;
 mod presets_tab;
 mod run_panel;
+mod settings_actions;
+mod settings_panel;
 mod source_picker;
+mod target;
 mod toolbar;
 mod workspace;
 

@@ -137,14 +137,9 @@ impl RidgelineEditorPlugin {
                     &text,
                     &format!("Ridgeline: apply preset {}", p.label),
                 );
-                let fresh = merged.recipe().draft();
-                self.graph_edit(&format!("Apply preset {}", p.label), |d| {
-                    *d = fresh;
-                    Ok(())
-                });
+                let me = self.to_gd().upcast::<Object>();
                 if let Some(w) = &mut self.graph {
-                    w.applied = w.draft.clone();
-                    w.refresh_problems();
+                    w.load_source(&me, &format!("Apply preset {}", p.label), merged.recipe());
                 }
                 self.graph_show(
                     &format!(

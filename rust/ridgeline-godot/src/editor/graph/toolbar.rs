@@ -2,10 +2,12 @@
 //! draft; Preview and Cancel are in [`super::run_panel`]), Discard preview, Apply (one scene undo step) and Reload.
 //! Editor-only: nothing here is registered in games.
 
-use super::workspace::{Target, document_with};
+use super::target::{Target, document_with};
 use crate::editor::plugin::RidgelineEditorPlugin;
 use godot::prelude::*;
 use ridgeline_core::graph::draft::Draft;
+use ridgeline_core::pipeline::compact::needs_regrid_decision;
+use ridgeline_core::recipe::Document;
 
 #[godot_api(secondary)]
 impl RidgelineEditorPlugin {
@@ -60,14 +62,10 @@ impl RidgelineEditorPlugin {
         };
         match target.document() {
             Ok(doc) => {
-                let fresh = doc.recipe().draft();
-                self.graph_edit("Reload from source", |d| {
-                    *d = fresh;
-                    Ok(())
-                });
+                let me = self.to_gd().upcast::<Object>();
                 if let Some(w) = &mut self.graph {
-                    w.applied = w.draft.clone();
-                    w.refresh_problems();
+                    w.load_source(&me, "Reload from source", doc.recipe());
+                    w.show("Reload from source.", false);
                 }
             }
             Err(e) => self.graph_show(&e, true),
@@ -93,20 +91,21 @@ impl RidgelineEditorPlugin {
 }
 
 impl RidgelineEditorPlugin {
-    /// The draft as the pinned source's document text, or why not.
-    pub(super) fn graph_document(&self) -> Result<(Target, String), String> {
+    /// The pinned source's document with the draft and settings in it, or why not.
+    pub(super) fn graph_document(&self) -> Result<(Target, Document), String> {
         let w = self.graph.as_ref().ok_or("the Terrain Graph is not open")?;
         let target = w.target.clone().ok_or("the Terrain Graph is not pinned")?;
         let doc = target.document()?;
-        let text = document_with(&doc, &w.draft)?;
-        Ok((target, text))
+        let merged = document_with(&doc, &w.settings, &w.draft)?;
+        Ok((target, merged))
     }
 
     /// Generates the draft on the pinned terrain (unapplied), at Preview quality when
     /// `preview`.
     pub(super) fn graph_generate(&mut self, preview: bool) {
         match self.graph_document() {
-            Ok((target, text)) => {
+            Ok((target, doc)) => {
+                let text = doc.to_canonical_json();
                 let mut t = target.terrain.clone();
                 t.call_deferred("generate_draft", &[text.to_variant(), preview.to_variant()]);
                 if let Some(w) = &mut self.graph {
@@ -119,18 +118,36 @@ impl RidgelineEditorPlugin {
         }
     }
 
+    /// **Apply**: writes the draft and settings into the source; a grid change under strokes
+    /// first asks whether to keep or clear them.
     pub(super) fn graph_apply(&mut self) {
-        let (target, text) = match self.graph_document() {
+        let (target, doc) = match self.graph_document() {
             Ok(x) => x,
             Err(e) => {
                 self.graph_show(&format!("Not applied: {e}"), true);
                 return;
             }
         };
-        self.write_source(&target, &text, "Ridgeline: apply Terrain Graph");
+        let old = target.document().map(|d| d.recipe().clone());
+        if let (Ok(old), Some(w)) = (old, &mut self.graph)
+            && needs_regrid_decision(&old, doc.recipe())
+        {
+            w.settings_panel.ask_regrid(&old, doc.recipe());
+            w.show("The grid changes under strokes: keep or clear them.", false);
+            return;
+        }
+        self.graph_write(&target, &doc);
+    }
+
+    /// Writes `doc` (the draft and settings) into the target's source as one scene undo step.
+    pub(super) fn graph_write(&mut self, target: &Target, doc: &Document) {
+        self.write_source(
+            target,
+            &doc.to_canonical_json(),
+            "Ridgeline: apply Terrain Graph",
+        );
         if let Some(w) = &mut self.graph {
-            w.applied = w.draft.clone();
-            w.refresh_problems();
+            w.mark_applied();
         }
         self.graph_show("Applied to the terrain's source (Ctrl+Z undoes it).", false);
     }

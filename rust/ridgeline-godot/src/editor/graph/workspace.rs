@@ -4,99 +4,19 @@ use super::cards::{self, CardRefs};
 use super::palette::Palette;
 use super::presets_tab::PresetsTab;
 use super::run_panel::RunPanel;
-use crate::resources::terrain_asset::TerrainAsset;
-use crate::terrain::Terrain3D;
-use godot::classes::control::SizeFlags;
+use super::settings_panel::SettingsPanel;
+use super::target::Target;
+use godot::classes::control::{LayoutPreset, SizeFlags};
 use godot::classes::{
-    Button, GraphEdit, GraphNode, HBoxContainer, HSplitContainer, ItemList, Label, TabContainer,
-    VBoxContainer, VSeparator,
+    Button, Control, GraphEdit, GraphNode, HBoxContainer, HSplitContainer, ItemList, Label,
+    TabContainer, VBoxContainer, VSeparator,
 };
 use godot::prelude::*;
 use ridgeline_core::graph::draft::{Draft, DraftNode, Problem};
 use ridgeline_core::graph::history::History;
-use ridgeline_core::recipe::Document;
+use ridgeline_core::recipe::settings::Settings;
 use serde_json::Value;
 use std::collections::HashMap;
-
-/// The terrain the workspace is pinned to and its source.
-#[derive(Clone)]
-pub struct Target {
-    /// The terrain (previews and generation show on it).
-    pub terrain: Gd<Terrain3D>,
-    /// Its asset, or None for an inline recipe.
-    pub asset: Option<Gd<TerrainAsset>>,
-}
-
-impl Target {
-    /// The source document as it is now.
-    pub fn document(&self) -> Result<Document, String> {
-        match &self.asset {
-            Some(a) => {
-                let a = a.bind();
-                if a.is_cooked() {
-                    return Err("the asset is a cooked payload: edit its .terrain.json".into());
-                }
-                a.document()
-                    .cloned()
-                    .ok_or_else(|| "the asset holds no valid recipe".to_string())
-            }
-            None => {
-                let text = self.terrain.get("recipe").to::<GString>().to_string();
-                if text.is_empty() {
-                    return Err("the terrain has no asset or inline recipe".into());
-                }
-                Document::parse(&text, "Terrain3D.recipe").map_err(|e| e.to_string())
-            }
-        }
-    }
-
-    /// The source as text (canonical for assets, as authored for inline recipes).
-    pub fn source_text(&self) -> String {
-        match &self.asset {
-            Some(a) => a.bind().get_source_json().to_string(),
-            None => self.terrain.get("recipe").to::<GString>().to_string(),
-        }
-    }
-
-    /// A short description of the source.
-    pub fn describe(&self) -> String {
-        let name = self.terrain.get_name().to_string();
-        match &self.asset {
-            Some(a) => format!("{name} · asset {}", a.get_path()),
-            None => format!("{name} · inline recipe"),
-        }
-    }
-
-    /// The pinned terrain's source, if it can be edited.
-    pub fn of(terrain: &Gd<Terrain3D>) -> Result<Target, String> {
-        let asset = terrain
-            .get("asset")
-            .try_to::<Option<Gd<TerrainAsset>>>()
-            .ok()
-            .flatten();
-        let t = Target {
-            terrain: terrain.clone(),
-            asset,
-        };
-        t.document().map(|_| t)
-    }
-}
-
-/// `document` with its recipe's graph replaced by `draft`, validated whole, as canonical JSON.
-pub fn document_with(document: &Document, draft: &Draft) -> Result<String, String> {
-    let recipe = document
-        .recipe()
-        .with_draft(draft)
-        .map_err(|e| e.to_string())?;
-    let doc = match document {
-        Document::Asset(a) => Document::Asset(ridgeline_core::recipe::AssetDocument {
-            id: a.id.clone(),
-            recipe,
-        }),
-        Document::Recipe(_) => Document::Recipe(recipe),
-    };
-    Ok(doc.to_canonical_json())
-}
 
 /// Pin kinds in port-type order, with their colours.
 pub const KINDS: [(&str, (f32, f32, f32)); 5] = [
@@ -119,6 +39,15 @@ pub fn kind_style(kind: &str) -> (i32, Color) {
         .unwrap_or((99, Color::from_rgb(1.0, 0.3, 0.3)))
 }
 
+/// One step of the workspace's history: the draft graph and the recipe settings.
+#[derive(Clone)]
+pub struct Snapshot {
+    /// The graph.
+    pub draft: Draft,
+    /// The recipe settings.
+    pub settings: Settings,
+}
+
 /// The workspace.
 pub struct Workspace {
     /// The bottom panel's control.
@@ -139,8 +68,14 @@ pub struct Workspace {
     pub draft: Draft,
     /// The draft as last loaded or applied (unapplied changes differ from it).
     pub applied: Draft,
+    /// The edited recipe settings (size, resolution, seed, …; the settings panel).
+    pub settings: Settings,
+    /// The settings as last loaded or applied.
+    pub applied_settings: Settings,
+    /// The recipe settings panel over the canvas.
+    pub settings_panel: SettingsPanel,
     /// The workspace's own history.
-    pub history: History<Draft>,
+    pub history: History<Snapshot>,
     /// The label of the last recorded step, when later edits of the same value coalesce into it.
     pub coalesce: Option<String>,
     /// Copied nodes.
@@ -277,7 +212,16 @@ impl Workspace {
             &Callable::from_object_method(plugin, "_graph_can_drop"),
             &Callable::from_object_method(plugin, "_graph_drop"),
         );
-        inner.add_child(&canvas);
+        // The canvas and the collapsible recipe settings panel over its top-left corner.
+        let mut area = Control::new_alloc();
+        area.set_name("CanvasArea");
+        area.set_h_size_flags(SizeFlags::EXPAND_FILL);
+        area.set_clip_contents(true);
+        canvas.set_anchors_preset(LayoutPreset::FULL_RECT);
+        area.add_child(&canvas);
+        let settings_panel = SettingsPanel::new(plugin);
+        area.add_child(&settings_panel.root);
+        inner.add_child(&area);
         let mut side = VBoxContainer::new_alloc();
         side.set_custom_minimum_size(Vector2::new(260.0, 0.0));
         let mut head = Label::new_alloc();
@@ -302,6 +246,7 @@ impl Workspace {
         status.set_autowrap_mode(godot::classes::text_server::AutowrapMode::WORD_SMART);
         root.add_child(&status);
         let draft = Draft::from_graph(&ridgeline_core::graph::Graph::conventional());
+        let settings = ridgeline_core::recipe::Recipe::default_recipe().settings();
         Workspace {
             root,
             canvas,
@@ -313,6 +258,9 @@ impl Workspace {
             target: None,
             applied: draft.clone(),
             draft,
+            applied_settings: settings.clone(),
+            settings,
+            settings_panel,
             history: History::default(),
             coalesce: None,
             clipboard: None,
@@ -331,6 +279,9 @@ impl Workspace {
         let doc = target.document()?;
         self.draft = doc.recipe().draft();
         self.applied = self.draft.clone();
+        self.settings = doc.recipe().settings();
+        self.applied_settings = self.settings.clone();
+        self.settings_panel.show(&self.settings);
         self.history.clear();
         self.coalesce = None;
         self.title
@@ -345,8 +296,77 @@ impl Workspace {
         if self.coalesce.as_deref() == Some(label) {
             return;
         }
-        self.history.record(label, before);
+        let settings = self.settings.clone();
+        self.history.record(
+            label,
+            Snapshot {
+                draft: before,
+                settings,
+            },
+        );
         self.coalesce = None;
+    }
+
+    /// Records an undo step named `label` of a settings edit (the settings before are `before`).
+    pub fn record_settings(&mut self, label: &str, before: Settings) {
+        let draft = self.draft.clone();
+        self.history.record(
+            label,
+            Snapshot {
+                draft,
+                settings: before,
+            },
+        );
+        self.coalesce = None;
+    }
+
+    /// The draft and settings now, for the history.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            draft: self.draft.clone(),
+            settings: self.settings.clone(),
+        }
+    }
+
+    /// Restores a history snapshot (canvas and settings panel follow).
+    pub fn restore(&mut self, plugin: &Gd<Object>, s: Snapshot) {
+        self.draft = s.draft;
+        if self.settings != s.settings {
+            self.settings = s.settings;
+            self.settings_panel.show(&self.settings);
+        }
+        self.refresh(plugin);
+    }
+
+    /// The draft and settings are now what the source holds.
+    pub fn mark_applied(&mut self) {
+        self.applied = self.draft.clone();
+        self.applied_settings = self.settings.clone();
+        self.refresh_problems();
+    }
+
+    /// Takes the graph and settings of `recipe` (a preset applied, a reload) as one history
+    /// step named `label`; both count as applied.
+    pub fn load_source(
+        &mut self,
+        plugin: &Gd<Object>,
+        label: &str,
+        recipe: &ridgeline_core::recipe::Recipe,
+    ) {
+        let before = self.snapshot();
+        self.draft = recipe.draft();
+        self.settings = recipe.settings();
+        if before.draft != self.draft || before.settings != self.settings {
+            self.history.record(label, before);
+        }
+        self.coalesce = None;
+        self.settings_panel.show(&self.settings);
+        self.refresh(plugin);
+        self.mark_applied();
+    }
+
+    fn unapplied(&self) -> bool {
+        self.draft != self.applied || self.settings != self.applied_settings
     }
 
     /// The card's node id for a GraphEdit child name.
@@ -513,14 +533,26 @@ impl Workspace {
                     .push(p.diagnostic.message.clone());
             }
         }
-        if problems.is_empty() {
+        let mut any = !problems.is_empty();
+        if !any
+            && self.settings != self.applied_settings
+            && let Some(t) = &self.target
+            && let Ok(doc) = t.document()
+            && let Err(e) = super::target::document_with(&doc, &self.settings, &self.draft)
+        {
+            let i = self.problems.add_item(&format!("Recipe settings: {e}"));
+            self.problems
+                .set_item_custom_fg_color(i, Color::from_rgb(1.0, 0.55, 0.45));
+            any = true;
+        }
+        if !any {
             let i = self.problems.add_item("No problems.");
             self.problems.set_item_selectable(i, false);
         }
         for (id, card) in &self.cards {
             cards::show_problems(card, per_node.get(id).map(Vec::as_slice).unwrap_or(&[]));
         }
-        let unapplied = self.draft != self.applied;
+        let unapplied = self.unapplied();
         self.status_line(unapplied);
     }
 
@@ -542,7 +574,7 @@ impl Workspace {
             Color::from_rgb(0.7, 0.85, 0.7)
         };
         self.status.add_theme_color_override("font_color", c);
-        let unapplied = self.draft != self.applied;
+        let unapplied = self.unapplied();
         self.status_line(unapplied);
     }
 
