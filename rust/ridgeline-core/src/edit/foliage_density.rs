@@ -53,6 +53,21 @@ impl FoliageMaps {
         self.maps.keys().map(String::as_str)
     }
 
+    /// Sets type `id`'s whole map (one value per sample, as a cooked payload stores it).
+    /// Returns false and changes nothing when `values` does not hold one value per sample.
+    pub fn insert(&mut self, id: &str, values: Vec<f32>) -> bool {
+        if values.len() != self.samples {
+            return false;
+        }
+        self.maps.insert(id.to_string(), values);
+        true
+    }
+
+    /// Samples per map.
+    pub fn samples(&self) -> usize {
+        self.samples
+    }
+
     /// Bytes held by the maps.
     pub fn heap_bytes(&self) -> usize {
         self.maps.values().map(|m| m.len() * 4).sum()

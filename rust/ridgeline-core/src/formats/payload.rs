@@ -22,12 +22,18 @@
 //!   flow           f32 × samples   (only when meta.surface.flow: drainage accumulation)
 //!   erosion        f32 × samples   (only when meta.surface.erosion: signed erosion change)
 //!   placements     30 bytes × meta.scatter[0].count (format 4; see `payload_scatter`)
+//!   foliage density f32 × samples per id in meta.foliage.density (format 5)
+//!   protection     f32 × samples   (format 5, only when meta.foliage.protection)
 //! ```
 //! `meta.biomes` is the biome table (name, color, material or null, texture_scale,
 //! allow_snow); `meta.surface` holds the flags above plus `rules` (whether the recipe's biome
 //! rules applied). Version 3 added them; a version-2 payload is refused with "cook the terrain
 //! again" like any other version (payloads are derived data). Version 4 added scatter
-//! placements; version-3 payloads (no placements) are still read.
+//! placements. Version 5 added the scatter source (`payload_scatter_source`): `meta.palette`
+//! (the palette document: rule geometry references, collision, foliage types),
+//! `meta.foliage` (scatter sub-seed, painted density map ids, protection flag) and the
+//! arrays above, so a cooked terrain draws what its recipe draws. Versions 3 and 4 (no
+//! placements, no source) are still read; older ones are refused.
 //! Anything else — wrong magic, version, generator, length or checksum — is an error that says
 //! which; a game never silently regenerates. Values are validated too, not only the structure
 //! (`super::payload_meta`): missing or mistyped metadata, heights beyond the height bound,
@@ -44,9 +50,11 @@ use serde_json::{Value, json};
 /// Magic bytes.
 pub const MAGIC: &[u8; 8] = b"RDGLTBIN";
 /// Payload format version.
-pub const PAYLOAD_VERSION: u32 = 4;
-/// The previous version, still read (it holds no scatter placements).
-pub const PREVIOUS_PAYLOAD_VERSION: u32 = 3;
+pub const PAYLOAD_VERSION: u32 = 5;
+/// The previous version, still read (it holds no scatter source: no palette, no foliage).
+pub const PREVIOUS_PAYLOAD_VERSION: u32 = 4;
+/// The oldest version still read (it holds neither placements nor a scatter source).
+pub const OLDEST_PAYLOAD_VERSION: u32 = 3;
 
 /// The payload as the development cache's entry format.
 pub const CODEC: crate::pipeline::devcache::Codec =
@@ -75,6 +83,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
             })
         })
         .collect();
+    let (palette, foliage) = super::payload_scatter_source::meta(&p.scatter_source);
     let meta = json!({
         "size": grid.size(), "cells": grid.cells(), "chunk_cells": grid.chunk_cells(),
         "default_biome": p.default_biome, "biome_color": p.biome_color,
@@ -89,6 +98,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
             "flow": p.sources.flow.is_some(), "erosion": p.sources.erosion.is_some(),
         },
         "scatter": super::payload_scatter::meta(&p.scatter),
+        "palette": palette, "foliage": foliage,
     })
     .to_string();
     let mut body = Vec::new();
@@ -134,6 +144,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         }
     }
     super::payload_scatter::write(&p.scatter, &mut body);
+    super::payload_scatter_source::write(&p.scatter_source, &mut body);
     let mut out = Vec::with_capacity(body.len() + 64);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
@@ -203,11 +214,11 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         ));
     }
     let version = r.u32("the format version")?;
-    if version != PAYLOAD_VERSION && version != PREVIOUS_PAYLOAD_VERSION {
+    if !(OLDEST_PAYLOAD_VERSION..=PAYLOAD_VERSION).contains(&version) {
         return Err(bad(
             source,
             format!(
-                "payload format version {version} is not supported (this build reads {PREVIOUS_PAYLOAD_VERSION} and {PAYLOAD_VERSION}); cook the terrain again"
+                "payload format version {version} is not supported (this build reads {OLDEST_PAYLOAD_VERSION} to {PAYLOAD_VERSION}); cook the terrain again"
             ),
         ));
     }
@@ -245,7 +256,12 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let meta_len = b.u32("the metadata length")? as usize;
     let meta = crate::doc::strict_json::parse_slice(b.take(meta_len, "the metadata")?, source)
         .map_err(|e| bad(source, format!("corrupt metadata ({e})")))?;
-    let meta = super::payload_meta::read(&meta, source)?;
+    let announced = super::payload_meta::read(&meta, source).and_then(|m| {
+        let n = m.grid.sample_count();
+        let a = super::payload_scatter_source::read_meta(&meta, version, n, source)?;
+        Ok((m, a))
+    });
+    let (meta, announced) = announced?;
     let grid = meta.grid;
     let [cells_x, _] = grid.cells();
     let n = grid.sample_count();
@@ -351,8 +367,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let flow = floats(meta.flow, "flow")?;
     let erosion = floats(meta.erosion, "erosion")?;
     let mut scatter = meta.scatter;
-    if version == PREVIOUS_PAYLOAD_VERSION && (meta.scatter_count > 0 || !scatter.rules.is_empty())
-    {
+    if version == OLDEST_PAYLOAD_VERSION && (meta.scatter_count > 0 || !scatter.rules.is_empty()) {
         return Err(bad(
             source,
             "a version-3 payload cannot hold scatter placements; the payload is corrupt, cook the terrain again",
@@ -364,6 +379,12 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         .ok_or_else(|| bad(source, "corrupt scatter count"))?;
     let placements = b.take(bytes, "the scatter placements")?;
     super::payload_scatter::read(&mut scatter, placements, grid.size(), source)?;
+    let bytes = announced
+        .bytes(n)
+        .ok_or_else(|| bad(source, "corrupt foliage map count"))?;
+    let arrays = b.take(bytes, "the foliage density maps and protection")?;
+    let scatter_source =
+        super::payload_scatter_source::read(announced, &scatter, arrays, n, source)?;
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }
@@ -408,6 +429,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             erosion,
         },
         scatter: std::sync::Arc::new(scatter),
+        scatter_source: std::sync::Arc::new(scatter_source),
     })
 }
 

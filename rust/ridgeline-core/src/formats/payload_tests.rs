@@ -55,6 +55,7 @@ fn sample() -> PreparedTerrain {
             erosion: None,
         },
         scatter: Default::default(),
+        scatter_source: Default::default(),
     }
 }
 
