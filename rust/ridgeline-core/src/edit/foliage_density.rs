@@ -127,9 +127,21 @@ pub fn replay<'a>(
     grid: &Grid,
     rect: Rect,
 ) -> Vec<f32> {
+    replay_onto(strokes, id, grid, rect, vec![1.0; rect.area()])
+}
+
+/// Replays `strokes` (in order) of type `id` on `rect` starting from `start` (row-major over
+/// `rect`: a base map's values there).
+pub fn replay_onto<'a>(
+    strokes: impl IntoIterator<Item = &'a Stroke>,
+    id: &str,
+    grid: &Grid,
+    rect: Rect,
+    start: Vec<f32>,
+) -> Vec<f32> {
     let mut win = Window {
         rect,
-        values: vec![1.0; rect.area()],
+        values: start,
     };
     for s in strokes {
         if matches!(&s.op, Op::FoliageDensity { foliage, .. } if foliage == id)
