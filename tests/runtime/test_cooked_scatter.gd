@@ -62,3 +62,16 @@ func test_cooked_terrain_draws_the_same_placements_and_foliage_as_its_recipe() -
 	assert_eq(here, st.get_foliage_instances("tufts", rect), "the same instances, position for position")
 	for p in here:
 		assert_true(Vector2(p.x, p.z).distance_to(Vector2(40, 40)) > 3.0, "none in the painted core: %s" % p)
+
+
+func test_cooked_foliage_keeps_its_painted_density_after_a_runtime_edit() -> void:
+	var cooked := _show(COOKED)
+	var ct: Terrain3D = cooked[0]
+	var cs: TerrainScatter = cooked[1]
+	var rect := Rect2(24, 24, 32, 32)
+	var before := ct.get_foliage_instances("tufts", rect)
+	# The first runtime edit makes an edit session from the cooked surface, far from the paint.
+	assert_true(ct.apply_stroke({"type": "raise", "center": [110, 110], "radius": 4, "amount": 0.5}), "sculpted")
+	cs.update_for_viewer(CENTRE, -1)
+	assert_eq(ct.get_foliage_density("tufts", ct.to_global(Vector3(40, 0, 40))), 0.0, "still painted out")
+	assert_eq(ct.get_foliage_instances("tufts", rect), before, "the same instances around the paint")

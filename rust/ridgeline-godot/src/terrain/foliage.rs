@@ -131,12 +131,16 @@ impl FoliageInputs {
         if !p.water.owner.is_empty() {
             env.surround = Some(&water);
         }
-        // Protected samples (protect strokes) block foliage like exclusions.
+        // Protected samples (protect strokes) block foliage like exclusions: the session's, and
+        // the finished terrain's when no session holds its strokes (a cooked payload's session
+        // starts from the surface without them).
         let protection: &[f32] = match &session {
             Some(s) => s.protection(),
-            None => &source.protection,
+            None => &[],
         };
-        for mask in [exclusion, protection] {
+        let cooked = session.is_none() || p.origin == "cooked payload";
+        let base_protection: &[f32] = if cooked { &source.protection } else { &[] };
+        for mask in [exclusion, protection, base_protection] {
             if mask.iter().any(|&w| w > 0.0) {
                 env.blocked.push(mask);
             }
