@@ -186,3 +186,36 @@ func test_scatter_follows_sculpting_in_touched_chunks_only() -> void:
 		assert_true(moved.position.y > beacon.position.y + 1.0, "the placement snapped up: %s" % moved.position)
 		assert_eq(scatter.get_object_node(beacon.key), node, "the same object, not re-created")
 		assert_true(absf(node.global_position.y - (terrain.global_transform * moved.position).y) < 0.001, "moved to the new height")
+
+
+func test_scatter_node_mode_objects_follow_the_moved_terrain() -> void:
+	# The scatter node beside the terrain (not its child): moving the terrain must move the
+	# node-mode objects with it, keeping each node and its script state.
+	var terrain := Terrain3D.new()
+	terrain.name = "Field"
+	terrain.recipe = RECIPE
+	add_child(terrain)
+	terrain.wait_for_generation()
+	var scatter := TerrainScatter.new()
+	scatter.build_radius = 1000.0
+	scatter.rule_settings = {"beacon": {"mode": "node"}}
+	add_child(scatter)
+	scatter.terrain_path = scatter.get_path_to(terrain)
+	scatter.update_for_viewer(CENTRE, -1)
+	var beacon := _first(terrain, "beacon")
+	var node := scatter.get_object_node(beacon.key)
+	assert_true(node != null, "node mode instantiates the scene")
+	if node == null:
+		return
+	assert_true(node.global_position.distance_to(terrain.global_transform * beacon.position) < 0.001, "at its placement")
+	node.set_meta("script_state", 7)
+	terrain.global_transform = Transform3D(Basis(Vector3.UP, 0.5), Vector3(40, 3, -25))
+	scatter.update_for_viewer(CENTRE, -1)
+	assert_eq(scatter.get_object_node(beacon.key), node, "the same node")
+	assert_eq(node.get_meta("script_state", 0), 7, "its state kept")
+	var want: Vector3 = terrain.global_transform * beacon.position
+	assert_true(node.global_position.distance_to(want) < 0.001, "moved with the terrain: %s, want %s" % [node.global_position, want])
+	# Moving the scatter node itself does not move the objects off their placements.
+	scatter.position = Vector3(5, 0, 5)
+	scatter.update_for_viewer(CENTRE, -1)
+	assert_true(node.global_position.distance_to(want) < 0.001, "still on the terrain: %s" % node.global_position)

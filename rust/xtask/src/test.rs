@@ -159,18 +159,23 @@ fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str
     } else {
         "ridgeline"
     });
-    let cooked = proc::run_captured(
-        std::process::Command::new(&cli)
-            .arg("cook")
-            .arg(dir.join("fixtures/small.terrain.json"))
-            .arg("--out")
-            .arg(generated.join("small.terrain.bin")),
-        Duration::from_secs(300),
-        "  cook| ",
-        true,
-    )?;
-    if !cooked.success() {
-        tally.problem(format!("cooking the test fixture failed:\n{}", cooked.text));
+    for name in ["small", "scatter_cook"] {
+        let cooked = proc::run_captured(
+            std::process::Command::new(&cli)
+                .arg("cook")
+                .arg(dir.join(format!("fixtures/{name}.terrain.json")))
+                .arg("--out")
+                .arg(generated.join(format!("{name}.terrain.bin"))),
+            Duration::from_secs(300),
+            "  cook| ",
+            true,
+        )?;
+        if !cooked.success() {
+            tally.problem(format!(
+                "cooking the test fixture {name} failed:\n{}",
+                cooked.text
+            ));
+        }
     }
     if let Err(e) = project::import(godot, &dir) {
         tally.problem(format!("Godot import of tests/ failed: {e:#}"));

@@ -53,6 +53,21 @@ impl FoliageMaps {
         self.maps.keys().map(String::as_str)
     }
 
+    /// Sets type `id`'s whole map (one value per sample, as a cooked payload stores it).
+    /// Returns false and changes nothing when `values` does not hold one value per sample.
+    pub fn insert(&mut self, id: &str, values: Vec<f32>) -> bool {
+        if values.len() != self.samples {
+            return false;
+        }
+        self.maps.insert(id.to_string(), values);
+        true
+    }
+
+    /// Samples per map.
+    pub fn samples(&self) -> usize {
+        self.samples
+    }
+
     /// Bytes held by the maps.
     pub fn heap_bytes(&self) -> usize {
         self.maps.values().map(|m| m.len() * 4).sum()
@@ -112,9 +127,21 @@ pub fn replay<'a>(
     grid: &Grid,
     rect: Rect,
 ) -> Vec<f32> {
+    replay_onto(strokes, id, grid, rect, vec![1.0; rect.area()])
+}
+
+/// Replays `strokes` (in order) of type `id` on `rect` starting from `start` (row-major over
+/// `rect`: a base map's values there).
+pub fn replay_onto<'a>(
+    strokes: impl IntoIterator<Item = &'a Stroke>,
+    id: &str,
+    grid: &Grid,
+    rect: Rect,
+    start: Vec<f32>,
+) -> Vec<f32> {
     let mut win = Window {
         rect,
-        values: vec![1.0; rect.area()],
+        values: start,
     };
     for s in strokes {
         if matches!(&s.op, Op::FoliageDensity { foliage, .. } if foliage == id)

@@ -6,6 +6,7 @@ pub mod mask;
 pub mod payload;
 mod payload_meta;
 mod payload_scatter;
+mod payload_scatter_source;
 pub mod scatter_set;
 pub mod splat_export;
 pub mod splat_regions;

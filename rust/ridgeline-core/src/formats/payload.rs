@@ -22,12 +22,18 @@
 //!   flow           f32 × samples   (only when meta.surface.flow: drainage accumulation)
 //!   erosion        f32 × samples   (only when meta.surface.erosion: signed erosion change)
 //!   placements     30 bytes × meta.scatter[0].count (format 4; see `payload_scatter`)
+//!   foliage density f32 × samples per id in meta.foliage.density (format 5)
+//!   protection     f32 × samples   (format 5, only when meta.foliage.protection)
 //! ```
 //! `meta.biomes` is the biome table (name, color, material or null, texture_scale,
 //! allow_snow); `meta.surface` holds the flags above plus `rules` (whether the recipe's biome
 //! rules applied). Version 3 added them; a version-2 payload is refused with "cook the terrain
 //! again" like any other version (payloads are derived data). Version 4 added scatter
-//! placements; version-3 payloads (no placements) are still read.
+//! placements. Version 5 added the scatter source (`payload_scatter_source`): `meta.palette`
+//! (the palette document: rule geometry references, collision, foliage types),
+//! `meta.foliage` (scatter sub-seed, painted density map ids, protection flag) and the
+//! arrays above, so a cooked terrain draws what its recipe draws. Versions 3 and 4 (no
+//! placements, no source) are still read; older ones are refused.
 //! Anything else — wrong magic, version, generator, length or checksum — is an error that says
 //! which; a game never silently regenerates. Values are validated too, not only the structure
 //! (`super::payload_meta`): missing or mistyped metadata, heights beyond the height bound,
@@ -44,9 +50,11 @@ use serde_json::{Value, json};
 /// Magic bytes.
 pub const MAGIC: &[u8; 8] = b"RDGLTBIN";
 /// Payload format version.
-pub const PAYLOAD_VERSION: u32 = 4;
-/// The previous version, still read (it holds no scatter placements).
-pub const PREVIOUS_PAYLOAD_VERSION: u32 = 3;
+pub const PAYLOAD_VERSION: u32 = 5;
+/// The previous version, still read (it holds no scatter source: no palette, no foliage).
+pub const PREVIOUS_PAYLOAD_VERSION: u32 = 4;
+/// The oldest version still read (it holds neither placements nor a scatter source).
+pub const OLDEST_PAYLOAD_VERSION: u32 = 3;
 
 /// The payload as the development cache's entry format.
 pub const CODEC: crate::pipeline::devcache::Codec =
@@ -75,6 +83,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
             })
         })
         .collect();
+    let (palette, foliage) = super::payload_scatter_source::meta(&p.scatter_source);
     let meta = json!({
         "size": grid.size(), "cells": grid.cells(), "chunk_cells": grid.chunk_cells(),
         "default_biome": p.default_biome, "biome_color": p.biome_color,
@@ -89,6 +98,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
             "flow": p.sources.flow.is_some(), "erosion": p.sources.erosion.is_some(),
         },
         "scatter": super::payload_scatter::meta(&p.scatter),
+        "palette": palette, "foliage": foliage,
     })
     .to_string();
     let mut body = Vec::new();
@@ -134,6 +144,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         }
     }
     super::payload_scatter::write(&p.scatter, &mut body);
+    super::payload_scatter_source::write(&p.scatter_source, &mut body);
     let mut out = Vec::with_capacity(body.len() + 64);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
@@ -203,11 +214,11 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         ));
     }
     let version = r.u32("the format version")?;
-    if version != PAYLOAD_VERSION && version != PREVIOUS_PAYLOAD_VERSION {
+    if !(OLDEST_PAYLOAD_VERSION..=PAYLOAD_VERSION).contains(&version) {
         return Err(bad(
             source,
             format!(
-                "payload format version {version} is not supported (this build reads {PREVIOUS_PAYLOAD_VERSION} and {PAYLOAD_VERSION}); cook the terrain again"
+                "payload format version {version} is not supported (this build reads {OLDEST_PAYLOAD_VERSION} to {PAYLOAD_VERSION}); cook the terrain again"
             ),
         ));
     }
@@ -245,7 +256,12 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let meta_len = b.u32("the metadata length")? as usize;
     let meta = crate::doc::strict_json::parse_slice(b.take(meta_len, "the metadata")?, source)
         .map_err(|e| bad(source, format!("corrupt metadata ({e})")))?;
-    let meta = super::payload_meta::read(&meta, source)?;
+    let announced = super::payload_meta::read(&meta, source).and_then(|m| {
+        let n = m.grid.sample_count();
+        let a = super::payload_scatter_source::read_meta(&meta, version, n, source)?;
+        Ok((m, a))
+    });
+    let (meta, announced) = announced?;
     let grid = meta.grid;
     let [cells_x, _] = grid.cells();
     let n = grid.sample_count();
@@ -351,8 +367,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let flow = floats(meta.flow, "flow")?;
     let erosion = floats(meta.erosion, "erosion")?;
     let mut scatter = meta.scatter;
-    if version == PREVIOUS_PAYLOAD_VERSION && (meta.scatter_count > 0 || !scatter.rules.is_empty())
-    {
+    if version == OLDEST_PAYLOAD_VERSION && (meta.scatter_count > 0 || !scatter.rules.is_empty()) {
         return Err(bad(
             source,
             "a version-3 payload cannot hold scatter placements; the payload is corrupt, cook the terrain again",
@@ -364,6 +379,12 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         .ok_or_else(|| bad(source, "corrupt scatter count"))?;
     let placements = b.take(bytes, "the scatter placements")?;
     super::payload_scatter::read(&mut scatter, placements, grid.size(), source)?;
+    let bytes = announced
+        .bytes(n)
+        .ok_or_else(|| bad(source, "corrupt foliage map count"))?;
+    let arrays = b.take(bytes, "the foliage density maps and protection")?;
+    let scatter_source =
+        super::payload_scatter_source::read(announced, &scatter, arrays, n, source)?;
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }
@@ -408,355 +429,10 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             erosion,
         },
         scatter: std::sync::Arc::new(scatter),
+        scatter_source: std::sync::Arc::new(scatter_source),
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::hydrology::water::{Appearance, WaterBody, WaterKind};
-    use crate::testutil::holey_field;
-
-    fn sample() -> PreparedTerrain {
-        let field = holey_field([40, 30], 16, 3, 0.05);
-        let mut water = WaterSet::empty(*field.grid());
-        let ground = crate::grid::Field::from_vec(41, 31, field.heights().to_vec()).unwrap();
-        water.add(
-            WaterBody {
-                id: "lake".into(),
-                kind: WaterKind::Lake,
-                level: 4.0,
-                footprint: Footprint::Lake {
-                    center: [20.0, 15.0],
-                    radius: 100.0,
-                    boundary: None,
-                },
-                flow_speed: 0.0,
-                flow_direction: [1.0, 0.0],
-                appearance: Appearance::default(),
-                wet_samples: 0,
-                warnings: Vec::new(),
-            },
-            &ground,
-        );
-        let n = field.grid().sample_count();
-        PreparedTerrain {
-            field,
-            water,
-            default_biome: "meadow".into(),
-            biome_color: [0.1, 0.2, 0.3, 1.0],
-            exclusion: (0..n).map(|i| (i % 7) as f32 / 7.0).collect(),
-            regions: (0..n).map(|i| (i % 3) as u16).collect(),
-            region_biomes: vec!["sand".into(), "rock".into()],
-            surface: crate::pipeline::Surface {
-                biomes: ["meadow", "rock", "sand"]
-                    .map(|name| crate::biome::BiomeSpec {
-                        material: (name == "rock").then(|| "res://rock.tres".to_string()),
-                        allow_snow: name != "sand",
-                        texture_scale: 0.25,
-                        color: [0.5, 0.25, 0.125, 1.0],
-                        ..crate::biome::BiomeSpec::named(name)
-                    })
-                    .to_vec(),
-                biome_ids: (0..n).map(|i| (i % 3) as u16).collect(),
-                role_ids: (0..n).map(|i| (i % 9) as u8).collect(),
-            },
-            sources: crate::pipeline::SurfaceSources {
-                rules: true,
-                flow: Some(std::sync::Arc::new((0..n).map(|i| i as f32).collect())),
-                erosion: None,
-            },
-            scatter: Default::default(),
-        }
-    }
-
-    #[test]
-    fn biome_ids_roles_and_sources_round_trip() {
-        let p = sample();
-        let q = decode(&encode(&p), "t").unwrap();
-        assert_eq!(q.surface, p.surface);
-        assert_eq!(q.biomes()[1].material.as_deref(), Some("res://rock.tres"));
-        assert!(!q.biomes()[2].allow_snow);
-        assert_eq!(q.role_at(1, 0), Some(crate::biome::Role::Grass));
-        assert!(q.sources.rules && q.sources.erosion.is_none());
-        assert_eq!(q.sources.flow, p.sources.flow);
-        // Unclassified terrains stay unclassified.
-        let mut plain = p.clone();
-        plain.surface = Default::default();
-        plain.sources = Default::default();
-        let q = decode(&encode(&plain), "t").unwrap();
-        assert!(q.surface.is_empty() && q.sources.flow.is_none());
-        // A payload of the previous version is refused with advice, never half-read.
-        let mut old = encode(&p);
-        old[8..12].copy_from_slice(&2u32.to_le_bytes());
-        let e = decode(&old, "t.bin").unwrap_err().to_string();
-        assert!(
-            e.contains("format version 2 is not supported") && e.contains("cook the terrain again"),
-            "{e}"
-        );
-        // Corrupt ids are located.
-        let (mut meta, mut samples) = split(&encode(&p));
-        let nb = samples.len();
-        let n = p.field.grid().sample_count();
-        // role ids sit before the flow array (n f32).
-        samples[nb - n * 4 - 1] = 9;
-        let e = error(&forge(&meta, &samples));
-        assert!(e.contains("role_ids[") && e.contains("nine roles"), "{e}");
-        meta["biomes"] = serde_json::json!([]);
-        let e = error(&forge(&meta, &split(&encode(&p)).1));
-        assert!(e.contains("biome_ids[0]"), "{e}");
-    }
-
-    #[test]
-    fn round_trip_is_exact() {
-        let p = sample();
-        let bytes = encode(&p);
-        let q = decode(&bytes, "t.terrain.bin").unwrap();
-        assert_eq!(q.field.heights(), p.field.heights());
-        assert_eq!(q.field.holes(), p.field.holes());
-        assert_eq!(q.water.owner, p.water.owner);
-        assert_eq!(q.water.surface, p.water.surface);
-        assert_eq!(q.water.bodies[0].id, "lake");
-        assert_eq!(q.water.bodies[0].appearance, p.water.bodies[0].appearance);
-        assert_eq!(q.default_biome, "meadow");
-        assert_eq!(q.exclusion, p.exclusion);
-        assert_eq!(q.regions, p.regions);
-        assert_eq!(q.painted_biome(2, 0), Some("rock"));
-        assert_eq!(encode(&q), bytes, "re-encoding gives the same bytes");
-        let mut plain = p.clone();
-        plain.exclusion.clear();
-        plain.regions.clear();
-        let q = decode(&encode(&plain), "t").unwrap();
-        assert!(q.exclusion.is_empty() && q.regions.is_empty());
-    }
-
-    #[test]
-    fn corrupt_truncated_and_foreign_payloads_are_errors() {
-        let bytes = encode(&sample());
-        let e = decode(&bytes[..bytes.len() - 10], "t.bin")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("truncated payload"), "{e}");
-        let mut flipped = bytes.clone();
-        let last = flipped.len() - 100;
-        flipped[last] ^= 0x40;
-        let e = decode(&flipped, "t.bin").unwrap_err().to_string();
-        assert!(e.contains("checksum mismatch"), "{e}");
-        let e = decode(b"PNG\x89 not a payload at all", "t.bin")
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("wrong magic"), "{e}");
-        let mut other_version = bytes.clone();
-        other_version[8] = 99;
-        assert!(
-            decode(&other_version, "t.bin")
-                .unwrap_err()
-                .to_string()
-                .contains("format version 99")
-        );
-        assert!(
-            decode(&[], "t.bin")
-                .unwrap_err()
-                .to_string()
-                .contains("truncated")
-        );
-    }
-
-    /// The metadata and the per-sample bytes of an encoded payload.
-    fn split(bytes: &[u8]) -> (Value, Vec<u8>) {
-        let gen_len = u16::from_le_bytes([bytes[12], bytes[13]]) as usize;
-        let body = &bytes[14 + gen_len + 16..];
-        let meta_len = u32::from_le_bytes(body[..4].try_into().unwrap()) as usize;
-        let meta = serde_json::from_slice(&body[4..4 + meta_len]).unwrap();
-        (meta, body[4 + meta_len..].to_vec())
-    }
-
-    /// A payload with a valid checksum around `meta` (raw text) and `samples`.
-    fn forge_raw(meta: &str, samples: &[u8]) -> Vec<u8> {
-        let mut body = (meta.len() as u32).to_le_bytes().to_vec();
-        body.extend_from_slice(meta.as_bytes());
-        body.extend_from_slice(samples);
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
-        let generator = crate::GENERATOR_VERSION.as_bytes();
-        out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
-        out.extend_from_slice(generator);
-        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-        out.extend_from_slice(&fnv1a(&body).to_le_bytes());
-        out.extend_from_slice(&body);
-        out
-    }
-
-    fn forge(meta: &Value, samples: &[u8]) -> Vec<u8> {
-        forge_raw(&meta.to_string(), samples)
-    }
-
-    fn error(bytes: &[u8]) -> String {
-        decode(bytes, "t.terrain.bin").unwrap_err().to_string()
-    }
-
-    /// Offsets into the per-sample bytes of `sample()` (41 × 31 samples, 40 × 30 cells).
-    const N: usize = 41 * 31;
-    const HEIGHTS: usize = 0;
-    const HOLES: usize = N * 4;
-    const SURFACE: usize = HOLES + (40 * 30usize).div_ceil(8) + N * 2;
-    const EXCLUSION: usize = SURFACE + N * 4;
-
-    fn put_f32(samples: &mut [u8], at: usize, v: f32) {
-        samples[at..at + 4].copy_from_slice(&v.to_le_bytes());
-    }
-
-    #[test]
-    fn absurd_or_non_finite_values_with_a_valid_checksum_are_refused() {
-        let (meta, samples) = split(&encode(&sample()));
-        assert!(
-            decode(&forge(&meta, &samples), "t").is_ok(),
-            "the forge is faithful"
-        );
-        // Issue 11: heights of ~1e20 loaded and `get_normal` then panicked.
-        let mut s = samples.clone();
-        put_f32(&mut s, HEIGHTS + 4 * 7, 1e20);
-        let e = error(&forge(&meta, &s));
-        assert!(
-            e.contains("corrupt surface: heights[7]: height must be within ±10000000"),
-            "{e}"
-        );
-        let mut s = samples.clone();
-        put_f32(&mut s, HEIGHTS, f32::NAN);
-        assert!(error(&forge(&meta, &s)).contains("heights[0]: height must be finite"));
-        // NaN water surfaces and exclusion weights outside 0–1.
-        let mut s = samples.clone();
-        put_f32(&mut s, SURFACE + 4 * 5, f32::NAN);
-        let e = error(&forge(&meta, &s));
-        assert!(
-            e.contains("t.terrain.bin: water_surface[5]: must be finite"),
-            "{e}"
-        );
-        for bad in [f32::NAN, 1.5, -0.25, f32::INFINITY] {
-            let mut s = samples.clone();
-            put_f32(&mut s, EXCLUSION + 4 * 9, bad);
-            let e = error(&forge(&meta, &s));
-            assert!(
-                e.contains("t.terrain.bin: exclusion[9]: must be 0..=1"),
-                "{bad}: {e}"
-            );
-        }
-        // A chunk that is all holes.
-        let mut s = samples.clone();
-        for z in 0..16 {
-            for x in 0..16 {
-                let i = z * 40 + x;
-                s[HOLES + i / 8] |= 1 << (i % 8);
-            }
-        }
-        let e = error(&forge(&meta, &s));
-        assert!(e.contains("chunk (0, 0) is all holes"), "{e}");
-    }
-
-    #[test]
-    fn missing_or_mistyped_metadata_is_a_located_error_not_a_default() {
-        let (meta, samples) = split(&encode(&sample()));
-        let with = |edit: &dyn Fn(&mut Value)| {
-            let mut m = meta.clone();
-            edit(&mut m);
-            error(&forge(&m, &samples))
-        };
-        type Edit = Box<dyn Fn(&mut Value)>;
-        let cases: Vec<(Edit, &str)> = vec![
-            (
-                Box::new(|m| {
-                    m.as_object_mut().unwrap().remove("cells");
-                }),
-                "meta.cells: is missing",
-            ),
-            (
-                Box::new(|m| m["cells"][0] = json!("40")),
-                "meta.cells[0]: must be a whole number 1..=8192",
-            ),
-            (
-                Box::new(|m| m["cells"][1] = json!(4294967336u64)),
-                "meta.cells[1]: must be a whole number 1..=8192",
-            ),
-            (
-                Box::new(|m| {
-                    m.as_object_mut().unwrap().remove("chunk_cells");
-                }),
-                "meta.chunk_cells: is missing",
-            ),
-            (
-                Box::new(|m| m["chunk_cells"] = json!(0)),
-                "meta.chunk_cells: must be a whole number 2..=1024",
-            ),
-            (
-                Box::new(|m| m["size"] = json!([0, 30])),
-                "meta.size[0]: must be",
-            ),
-            (
-                Box::new(|m| m["size"] = json!([1e-40, 30])),
-                "meta.size: a degenerate grid",
-            ),
-            (
-                Box::new(|m| m["size"] = json!([1e30, 30])),
-                "meta.size.x: corrupt grid",
-            ),
-            (
-                Box::new(|m| {
-                    m["water"][0].as_object_mut().unwrap().remove("wet_samples");
-                }),
-                "meta.water[0].wet_samples: is missing",
-            ),
-            (
-                Box::new(|m| m["water"][0]["wet_samples"] = json!(1_000_000)),
-                "meta.water[0].wet_samples: must be a whole number 0..=1271",
-            ),
-            (
-                Box::new(|m| m["water"][0]["level"] = Value::Null),
-                "meta.water[0].level: must be a number, got null",
-            ),
-            (
-                Box::new(|m| m["water"][0]["level"] = json!(1e30)),
-                "meta.water[0].level: must be",
-            ),
-            (
-                Box::new(|m| m["water"][0]["kind"] = json!("swamp")),
-                "meta.water[0].kind: must be \"lake\", \"ocean\" or \"river\"",
-            ),
-            (
-                Box::new(|m| m["water"][0]["appearance"]["roughness"] = json!(7)),
-                "meta.water[0].appearance.roughness: must be 0..=1",
-            ),
-            (
-                Box::new(|m| m["water"][0]["appearance"]["deep_color"] = json!([1, 2, 3])),
-                "meta.water[0].appearance.deep_color: must hold 4 numbers",
-            ),
-            (
-                Box::new(|m| m["exclusions"] = json!({})),
-                "meta.exclusions.mask: must be true or false",
-            ),
-            (
-                Box::new(|m| m["regions"] = json!([3])),
-                "meta.regions[0]: must be a string",
-            ),
-            (
-                Box::new(|m| {
-                    m.as_object_mut().unwrap().remove("default_biome");
-                }),
-                "meta.default_biome: is missing",
-            ),
-            (
-                Box::new(|m| m["biome_color"] = json!([0, 0, 0, 9])),
-                "meta.biome_color[3]: must be 0..=1",
-            ),
-            (Box::new(|m| *m = json!([])), "meta: must be an object"),
-        ];
-        for (edit, needle) in cases {
-            let e = with(&*edit);
-            assert!(e.contains(needle), "expected `{needle}` in `{e}`");
-            assert!(e.contains("t.terrain.bin"), "{e}");
-        }
-        // A repeated key in the metadata.
-        let text = meta.to_string().replacen("{", "{\"cells\":[1,1],", 1);
-        let e = error(&forge_raw(&text, &samples));
-        assert!(e.contains("duplicate key \"cells\""), "{e}");
-    }
-}
+#[path = "payload_tests.rs"]
+mod tests;

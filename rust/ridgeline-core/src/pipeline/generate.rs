@@ -6,6 +6,7 @@ use crate::graph::eval::{self, GraphCache, NodeReport, Progress};
 use crate::heightfield::Heightfield;
 use crate::nodes::{NodeFiles, Quality};
 use crate::recipe::Recipe;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 /// A finished generation.
@@ -235,6 +236,8 @@ fn finish_keeping_state(
         let mut kept = None;
         classify(recipe, &mut base, range, Some(&mut kept))?;
         super::scatter::resolve(recipe, &mut base, kept.as_ref(), None)?;
+        let n = base.field.grid().sample_count();
+        base.scatter_source = Arc::new(super::ScatterSource::of(recipe, None, n));
         if let Some(slot) = state {
             *slot = kept;
         }
@@ -261,6 +264,8 @@ fn finish_keeping_state(
     {
         session.attach_scatter(base, out.scatter.clone());
     }
+    let n = out.field.grid().sample_count();
+    out.scatter_source = Arc::new(super::ScatterSource::of(recipe, Some(&session), n));
     Ok((out, Some(session)))
 }
 

@@ -8,6 +8,8 @@
 //! - [`surface`]: biome ids and surface roles of the finished surface.
 //! - [`scatter`]: the placements of the finished surface (graph placements refiltered, or the
 //!   conventional pipeline's palette placed).
+//! - [`scatter_source`]: what drawing the scatter reads besides the placements (palette,
+//!   seed, painted foliage inputs), carried into cooked payloads.
 //! - [`compact`]: merging stamps; size/resolution decisions.
 //! - [`devcache`]: generated bases stored in the user's cache directory.
 //! - [`files`]: the files graph nodes name (heightmaps), read and hashed before evaluation.
@@ -19,6 +21,7 @@ pub mod files;
 pub mod generate;
 pub mod prepared;
 pub mod scatter;
+pub mod scatter_source;
 pub mod session;
 pub mod surface;
 pub mod thumbnail;
@@ -49,6 +52,7 @@ pub use generate::{
     prepare_base_with_files, read_files,
 };
 pub use prepared::PreparedTerrain;
+pub use scatter_source::ScatterSource;
 pub use session::{Change, EditSession};
 pub use surface::{Surface, SurfaceSources, SurfaceState};
 #[cfg(test)]

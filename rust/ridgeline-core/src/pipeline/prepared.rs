@@ -31,6 +31,9 @@ pub struct PreparedTerrain {
     /// Scatter placements (empty when the recipe scatters nothing). In a generated base these
     /// are the graph's placements before strokes; a finished terrain holds them refiltered.
     pub scatter: std::sync::Arc<crate::scatter::Scatter>,
+    /// What drawing the scatter reads besides the placements (palette, scatter sub-seed,
+    /// painted foliage density, protection); empty in a generated base.
+    pub scatter_source: std::sync::Arc<super::ScatterSource>,
 }
 
 impl PreparedTerrain {
@@ -52,6 +55,7 @@ impl PreparedTerrain {
             surface: Surface::default(),
             sources: SurfaceSources::default(),
             scatter: Default::default(),
+            scatter_source: Default::default(),
         }
     }
 

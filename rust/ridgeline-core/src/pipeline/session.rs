@@ -95,6 +95,8 @@ pub struct EditSession {
     /// `foliage_density` strokes (the recipe's `foliage_paint`) and the maps they paint.
     foliage: Vec<Stroke>,
     foliage_maps: crate::edit::foliage_density::FoliageMaps,
+    /// Density maps the strokes paint over (a cooked terrain's; 1 everywhere otherwise).
+    base_foliage: crate::edit::foliage_density::FoliageMaps,
     masks: Option<MaskLoader>,
     history: Vec<Record>,
     redo: Vec<Record>,
@@ -164,6 +166,7 @@ impl EditSession {
             painted,
             foliage,
             foliage_maps: crate::edit::foliage_density::FoliageMaps::new(n),
+            base_foliage: crate::edit::foliage_density::FoliageMaps::new(n),
             recipe,
             masks,
             history: Vec::new(),

@@ -239,3 +239,24 @@ fn a_user_channel_stroke_cuts_foliage_past_the_cutoff_and_touches_its_samples() 
     s.apply_stroke(&other).unwrap();
     assert_eq!(cut_grass(&s), before);
 }
+
+#[test]
+fn strokes_paint_over_base_maps_and_undo_comes_back_to_them() {
+    let mut s = session();
+    let n = s.field().grid().sample_count();
+    let mut base = crate::edit::foliage_density::FoliageMaps::new(n);
+    base.insert("grass", (0..n).map(|i| (i % 3) as f32 * 0.5).collect());
+    s.set_base_foliage(&base).unwrap();
+    assert_eq!(s.foliage_maps(), &base);
+    let far = s.field().grid().index(60, 60);
+    s.apply_stroke(&paint([10.0, 10.0], 4.0, 1.0)).unwrap();
+    assert_eq!(s.foliage_density_at("grass", 10.0, 10.0), Some(1.0));
+    assert_eq!(
+        s.foliage_maps().value("grass", far),
+        base.value("grass", far)
+    );
+    assert!(s.undo().is_some());
+    assert_eq!(s.foliage_maps(), &base, "undo restores the base");
+    let wrong = crate::edit::foliage_density::FoliageMaps::new(7);
+    assert!(s.set_base_foliage(&wrong).is_err());
+}

@@ -279,6 +279,7 @@ fn payload_seeds() -> &'static [Vec<u8>] {
                 stats: Vec::new(),
                 truncated: 3,
             }),
+            scatter_source: std::sync::Arc::new(scatter_source(n)),
         };
         let small_grid = Grid::new([4.0, 4.0], [2, 2], 2).expect("grid");
         let plain = PreparedTerrain::new(
@@ -289,6 +290,27 @@ fn payload_seeds() -> &'static [Vec<u8>] {
         );
         vec![payload::encode(&full), payload::encode(&plain)]
     })
+}
+
+/// A format-5 scatter source: the palette of the seed's rules with a foliage type, a painted
+/// density map and a protection mask, so mutations reach that section too.
+fn scatter_source(n: usize) -> ridgeline_core::pipeline::ScatterSource {
+    let palette = ridgeline_core::scatter::Palette::parse(
+        &serde_json::json!({"format_version": 3, "name": "Fuzz",
+            "placements": {"pine": {"prefab": "res://pine.tscn", "density": 0.01},
+                           "rock": {"model": "res://rock.tres", "density": 0.01, "collision": "none"}},
+            "foliage": {"grass": {"model": "res://grass.tres", "density": 2}}}),
+        "palette",
+    )
+    .expect("palette");
+    let mut density = ridgeline_core::edit::foliage_density::FoliageMaps::new(n);
+    density.insert("grass", (0..n).map(|i| (i % 4) as f32 / 3.0).collect());
+    ridgeline_core::pipeline::ScatterSource {
+        palette: Some(std::sync::Arc::new(palette)),
+        seed: 0xfeed_f00d,
+        foliage_density: density,
+        protection: (0..n).map(|i| (i % 2) as f32).collect(),
+    }
 }
 
 /// Header length of an encoded payload (magic, version, generator, body length, checksum).

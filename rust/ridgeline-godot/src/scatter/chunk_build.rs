@@ -420,11 +420,23 @@ impl BuiltChunk {
         }
     }
 
-    /// Moves every instance and body with the terrain.
-    pub fn set_transform(&self, t: &Target) {
+    /// Moves every instance and body with the terrain, and every node-mode object by `moved`
+    /// (how the terrain moved in the scatter node's space: identity when the scatter node
+    /// moves with the terrain). An object's own offset from its placement (a script moved it)
+    /// is kept.
+    pub fn set_transform(&self, t: &Target, moved: Transform3D) {
         let mut rs = RenderingServer::singleton();
         let mut ps = PhysicsServer3D::singleton();
         for g in &self.groups {
+            if moved != Transform3D::IDENTITY {
+                for (_, n) in &g.nodes {
+                    if n.is_instance_valid() {
+                        let mut n = n.clone();
+                        let x = n.get_transform();
+                        n.set_transform(moved * x);
+                    }
+                }
+            }
             for p in &g.parts {
                 rs.instance_set_transform(p.instance, t.terrain);
             }

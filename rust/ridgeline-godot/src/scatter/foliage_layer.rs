@@ -194,7 +194,7 @@ impl FoliageLayer {
         self.synced = Some(stamp);
         if let Some((xf, shown)) = self.shown_as {
             if xf != target.terrain {
-                self.streamer.set_transform(target);
+                self.streamer.set_transform(target, Transform3D::IDENTITY);
             }
             if shown != target.visible {
                 self.streamer.set_shown(target.visible);

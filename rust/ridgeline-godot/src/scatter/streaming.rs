@@ -310,11 +310,12 @@ impl Streamer {
             .sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
     }
 
-    /// Moves every built chunk with the terrain.
-    pub fn set_transform(&self, target: &Target) {
+    /// Moves every built chunk with the terrain (node-mode objects by `moved`, see
+    /// [`BuiltChunk::set_transform`]).
+    pub fn set_transform(&self, target: &Target, moved: Transform3D) {
         for &c in &self.built_ids {
             if let Some(b) = &self.built[c] {
-                b.set_transform(target);
+                b.set_transform(target, moved);
             }
         }
     }

@@ -6,6 +6,7 @@ use super::rule_settings::{Mode, RuleSettings};
 use super::streaming::{Ident, Streamer, parse_key};
 use crate::terrain::Terrain3D;
 use crate::terrain::scatter_state::ScatterView;
+use godot::builtin::math::ApproxEq;
 use godot::classes::{Engine, INode3D, Node3D, Resource};
 use godot::prelude::*;
 use ridgeline_core::scatter::palette::{Collision, RuleCategory};
@@ -89,7 +90,7 @@ pub struct TerrainScatter {
     removed_revision: u64,
     /// The terrain's exclusions as last read, and their revision.
     excluded: (Option<u64>, Vec<String>),
-    last_transform: Option<Transform3D>,
+    last_transform: Option<(Transform3D, Transform3D)>,
     last_viewer: Vector3,
     shown: bool,
     base: Base<Node3D>,
@@ -386,6 +387,21 @@ impl TerrainScatter {
                 .scatter
                 .as_ref()
                 .is_none_or(|s| s.rules != view.scatter.rules);
+        if let Some((terrain, node)) = self.last_transform
+            && (terrain, node) != (target.terrain, target.node)
+        {
+            // Node-mode objects are this node's children: they follow the terrain by how much
+            // it moved relative to this node (nothing when this node moves with the terrain).
+            let before = node.affine_inverse() * terrain;
+            let now = target.node.affine_inverse() * target.terrain;
+            let moved = if now.approx_eq(&before) {
+                Transform3D::IDENTITY
+            } else {
+                now * before.affine_inverse()
+            };
+            self.streamer.set_transform(&target, moved);
+        }
+        self.last_transform = Some((target.terrain, target.node));
         if !current || rules_changed {
             if rules_changed {
                 self.palette = view.palette.clone();
@@ -413,10 +429,6 @@ impl TerrainScatter {
             );
             self.announce(spawned);
             self.synced = Some((view.scatter.clone(), rev, self.removed_revision));
-            self.last_transform = Some(target.terrain);
-        } else if self.last_transform != Some(target.terrain) {
-            self.streamer.set_transform(&target);
-            self.last_transform = Some(target.terrain);
         }
         Some((terrain_node, target))
     }

@@ -109,6 +109,10 @@ impl Terrain3D {
                 &prepared.region_biomes,
             )
             .map_err(|e| e.to_string())?;
+        // Painted foliage density (a cooked payload's) is what foliage strokes paint over.
+        session
+            .set_base_foliage(&prepared.scatter_source.foliage_density)
+            .map_err(|e| e.to_string())?;
         // Reclassify edits locally from here on (a cooked terrain keeps its biomes: its rules
         // are not stored, only roles follow the edits).
         let mut core = ridgeline_core::pipeline::PreparedTerrain::new(

@@ -25,7 +25,6 @@ pub struct FoliageFeed {
     generation: u64,
     revision: u64,
     log: VecDeque<(u64, Rect)>,
-    seed: Option<u64>,
     /// The user channels (names, kinds) placement last read: a change re-places everything.
     channels: Vec<UserChannel>,
     /// Cutoff errors already reported (each once until the channels or the surface change).
@@ -37,7 +36,6 @@ impl FoliageFeed {
     pub(super) fn regenerated(&mut self) {
         self.generation += 1;
         self.log.clear();
-        self.seed = None;
         self.reported.clear();
     }
 
@@ -95,7 +93,7 @@ impl Surround for WaterCover<'_> {
 pub struct FoliageInputs {
     /// The surface, water, masks, classification, palette and edit session.
     pub prepared: Arc<Prepared>,
-    /// The scatter sub-seed.
+    /// The scatter sub-seed (the recipe's, or the one the payload was cooked with).
     pub seed: u64,
     /// The terrain's user channels (index = channel): what a type's `channel_cutoff` names.
     pub channels: Vec<UserChannel>,
@@ -105,8 +103,7 @@ impl FoliageInputs {
     /// The palette's foliage types (empty without a palette, as for cooked terrains).
     pub fn types(&self) -> &[FoliageType] {
         self.prepared
-            .palette
-            .as_ref()
+            .palette()
             .map_or(&[], |p| p.foliage.as_slice())
     }
 
@@ -117,6 +114,9 @@ impl FoliageInputs {
         let field = &*p.field;
         let names: Vec<String> = p.surface.biomes.iter().map(|b| b.name.clone()).collect();
         let water = WaterCover(&p.water);
+        // Without an edit session the finished terrain's own inputs apply: generated from a
+        // recipe without strokes (nothing painted) or loaded from a cooked payload.
+        let source = &*p.scatter_source;
         let exclusion: &[f32] = match &session {
             Some(s) => s.exclusion(),
             None => &p.exclusion,
@@ -131,13 +131,16 @@ impl FoliageInputs {
         if !p.water.owner.is_empty() {
             env.surround = Some(&water);
         }
-        // Protected samples (protect strokes) block foliage like exclusions; a terrain without
-        // an edit session has no strokes, so nothing is protected.
+        // Protected samples (protect strokes) block foliage like exclusions: the session's, and
+        // the finished terrain's when no session holds its strokes (a cooked payload's session
+        // starts from the surface without them).
         let protection: &[f32] = match &session {
             Some(s) => s.protection(),
             None => &[],
         };
-        for mask in [exclusion, protection] {
+        let cooked = session.is_none() || p.origin == "cooked payload";
+        let base_protection: &[f32] = if cooked { &source.protection } else { &[] };
+        for mask in [exclusion, protection, base_protection] {
             if mask.iter().any(|&w| w > 0.0) {
                 env.blocked.push(mask);
             }
@@ -145,7 +148,10 @@ impl FoliageInputs {
         let fe = FoliageEnv {
             env,
             roles: (!p.surface.role_ids.is_empty()).then_some(p.surface.role_ids.as_slice()),
-            density: session.as_ref().and_then(|s| s.foliage_maps().get(&t.id)),
+            density: match &session {
+                Some(s) => s.foliage_maps().get(&t.id),
+                None => source.foliage_density.get(&t.id),
+            },
             // The core resolves the cutoff's channel by name on the painted user channels; a
             // name the terrain lacks was reported by `foliage_inputs` (placed without cutoff).
             channel: cutoff_channel(t, &self.channels, p.paint.layers.user_bytes(), "palette")
@@ -172,10 +178,7 @@ impl Terrain3D {
             self.foliage_feed.regenerated();
             self.foliage_feed.channels = channels.clone();
         }
-        let types = prepared
-            .palette
-            .as_ref()
-            .map_or(&[][..], |p| &p.foliage[..]);
+        let types = prepared.palette().map_or(&[][..], |p| &p.foliage[..]);
         for t in types {
             if let Err(e) = cutoff_channel(t, &channels, &[], "palette") {
                 let e = e.to_string();
@@ -187,18 +190,7 @@ impl Terrain3D {
                 }
             }
         }
-        let seed = match self.foliage_feed.seed {
-            Some(s) => s,
-            None => {
-                let recipe_seed = match &prepared.edits {
-                    Some(s) => lock(s).ok().map(|s| s.recipe().seed),
-                    None => self.source_recipe().map(|r| r.seed),
-                };
-                let s = ridgeline_core::seed::sub_seed(recipe_seed.unwrap_or(0), "scatter");
-                self.foliage_feed.seed = Some(s);
-                s
-            }
-        };
+        let seed = prepared.scatter_source.seed;
         Some(FoliageInputs {
             prepared,
             seed,
@@ -265,10 +257,7 @@ impl Terrain3D {
     pub fn get_foliage_density(&self, r#type: StringName, world_position: Vector3) -> f32 {
         let id = r#type.to_string();
         self.surface(f32::NAN, |p, xf| {
-            if p.palette
-                .as_ref()
-                .is_none_or(|pl| pl.foliage_type(&id).is_none())
-            {
+            if p.palette().is_none_or(|pl| pl.foliage_type(&id).is_none()) {
                 godot_error!(
                     "Terrain3D.get_foliage_density: no foliage type `{id}` in the palette"
                 );
@@ -288,7 +277,15 @@ impl Terrain3D {
                         f32::NAN
                     }
                 },
-                None => 1.0,
+                None => p
+                    .scatter_source
+                    .foliage_density
+                    .get(&id)
+                    .and_then(|m| {
+                        let (sx, sz) = p.field.grid().nearest_sample(local.x, local.z)?;
+                        m.get(p.field.grid().index(sx, sz)).copied()
+                    })
+                    .unwrap_or(1.0),
             }
         })
     }
@@ -329,7 +326,7 @@ impl Terrain3D {
     pub fn get_foliage_types(&self) -> PackedStringArray {
         self.prepared()
             .as_ref()
-            .and_then(|p| p.palette.as_ref())
+            .and_then(|p| p.palette())
             .map(|p| {
                 p.foliage
                     .iter()

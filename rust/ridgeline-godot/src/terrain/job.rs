@@ -43,9 +43,10 @@ pub struct Prepared {
     pub sources: ridgeline_core::pipeline::SurfaceSources,
     /// Scatter placements of the current surface (refiltered after every edit).
     pub scatter: Arc<ridgeline_core::scatter::Scatter>,
-    /// The recipe's palette (rule geometry and collision); `None` for cooked payloads, which
-    /// store placements and rule ids only.
-    pub palette: Option<Arc<ridgeline_core::scatter::Palette>>,
+    /// What drawing the scatter reads besides the placements — the palette (rule geometry,
+    /// collision, foliage types), the scatter sub-seed and the finished terrain's painted
+    /// foliage density and protection — from the recipe or the cooked payload alike.
+    pub scatter_source: Arc<ridgeline_core::pipeline::ScatterSource>,
     /// Painted layers (user channels, surface paint weights) and the classified roles under
     /// them, copied from the edit session after every paint write.
     pub paint: Arc<super::paint_state::PaintState>,
@@ -54,6 +55,14 @@ pub struct Prepared {
     pub nodes: Arc<[NodeReport]>,
     /// The quality the surface was generated at (cooked payloads: Final).
     pub quality: Quality,
+}
+
+impl Prepared {
+    /// The palette (rule geometry, category and collision; foliage types), whether the surface
+    /// was generated or cooked; `None` without one.
+    pub fn palette(&self) -> Option<&Arc<ridgeline_core::scatter::Palette>> {
+        self.scatter_source.palette.as_ref()
+    }
 }
 
 /// A finished job: the surface and its first chunk data.
@@ -189,7 +198,6 @@ fn prepare(
         out.0.paint = Arc::new(super::paint_state::PaintState::of_session(s));
     }
     out.0.edits = done.session.map(|s| Arc::new(Mutex::new(s)));
-    out.0.palette = recipe.palette.clone().map(Arc::new);
     out.0.nodes = done.nodes.into();
     out.0.quality = done.quality;
     Ok(out)
@@ -216,6 +224,7 @@ fn build(
         surface,
         sources,
         scatter,
+        scatter_source,
     } = prepared;
     report(0.85, "meshing chunks and collision");
     let paint = Arc::new(super::paint_state::PaintState::new(
@@ -237,7 +246,7 @@ fn build(
         surface: Arc::new(surface),
         sources,
         scatter,
-        palette: None,
+        scatter_source,
         paint,
         nodes: Arc::new([]),
         quality: Quality::Final,

@@ -12,7 +12,8 @@ use std::sync::Arc;
 pub struct ScatterView {
     /// The placements of the current surface.
     pub scatter: Arc<Scatter>,
-    /// The palette (rule geometry, category, collision); `None` for cooked payloads.
+    /// The palette (rule geometry, category, collision; from the recipe or the cooked
+    /// payload); `None` without one (and for payloads older than format 5).
     pub palette: Option<Arc<Palette>>,
     /// The owner part of every key ([member Terrain3D.terrain_id], else the node's name).
     pub owner: String,
@@ -105,7 +106,7 @@ impl Terrain3D {
         };
         Some(ScatterView {
             scatter: p.scatter.clone(),
-            palette: p.palette.clone(),
+            palette: p.palette().cloned(),
             owner,
             size: p.field.grid().size(),
         })

@@ -52,7 +52,24 @@ impl EditSession {
         Some(self.foliage_maps.value(id, self.grid.index(sx, sz)))
     }
 
-    /// The types the foliage strokes paint.
+    /// Starts every type's density from `maps` (a cooked terrain's painted density): strokes
+    /// paint over them, and undoing every stroke comes back to them. Maps of another sample
+    /// count are an error and change nothing.
+    pub fn set_base_foliage(&mut self, maps: &FoliageMaps) -> crate::error::Result<()> {
+        let n = self.grid.sample_count();
+        if maps.samples() != n {
+            return Err(crate::error::Error::invalid(
+                "base foliage maps",
+                format!("have {} samples; the grid has {n}", maps.samples()),
+            ));
+        }
+        self.base_foliage = maps.clone();
+        self.foliage_maps = maps.clone();
+        self.replay_foliage(self.all());
+        Ok(())
+    }
+
+    /// The types the foliage strokes paint, and those with a base map.
     fn painted_types(&self) -> Vec<String> {
         let mut ids: Vec<String> = self
             .foliage
@@ -61,6 +78,7 @@ impl EditSession {
                 Op::FoliageDensity { foliage, .. } => Some(foliage.clone()),
                 _ => None,
             })
+            .chain(self.base_foliage.types().map(String::from))
             .collect();
         ids.sort();
         ids.dedup();
@@ -71,7 +89,8 @@ impl EditSession {
     pub(super) fn replay_foliage(&mut self, rect: Rect) {
         let all = self.all();
         for id in self.painted_types() {
-            let values = foliage_density::replay(&self.foliage, &id, &self.grid, rect);
+            let start = self.base_foliage.copy(&id, rect, &all);
+            let values = foliage_density::replay_onto(&self.foliage, &id, &self.grid, rect, start);
             self.foliage_maps.write(&id, rect, &all, &values);
         }
     }
@@ -92,7 +111,8 @@ impl EditSession {
         };
         let all = self.all();
         let before = self.foliage_maps.copy(&id, start, &all);
-        let after = foliage_density::replay(&self.foliage, &id, &self.grid, start);
+        let base = self.base_foliage.copy(&id, start, &all);
+        let after = foliage_density::replay_onto(&self.foliage, &id, &self.grid, start, base);
         let changed = before != after;
         if changed {
             self.foliage_maps.write(&id, start, &all, &after);
