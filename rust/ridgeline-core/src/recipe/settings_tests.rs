@@ -23,7 +23,11 @@ fn every_key_is_present_with_defaults_filled() {
     }
     assert_eq!(s.get("chunk_cells"), Some(&Value::from(64)));
     assert_eq!(s.get("default_biome"), Some(&Value::from("default")));
-    assert_eq!(s.get("layers").unwrap().as_array().unwrap().len(), 5, "the five default layers");
+    assert_eq!(
+        s.get("layers").unwrap().as_array().unwrap().len(),
+        5,
+        "the five default layers"
+    );
     let s = recipe(BASE).settings();
     assert_eq!(
         s.at(&[key("biomes"), key("meadow"), key("allow_snow")]),
