@@ -165,3 +165,14 @@ func test_biome_texture_scale_reaches_the_shader() -> void:
 	assert_near(scales[names.find("fen")], 1.0, 1e-6, "fen's default")
 	assert_eq(terrain._test_shader_parameter("biome_count"), 2, "two biomes")
 	terrain.queue_free()
+
+
+func test_border_walls_draw_the_cliff_layer() -> void:
+	var terrain := Util.make_terrain(self)
+	var s := _make_set()
+	terrain.material_set = s
+	assert_eq(terrain._test_shader_parameter("wall_layer"), ROLES.find("cliff"), "the cliff role's layer")
+	s.set_role_layer("cliff", ROLES.find("rock"))
+	await _settle()
+	assert_eq(terrain._test_shader_parameter("wall_layer"), ROLES.find("rock"), "follows the set")
+	terrain.queue_free()
