@@ -169,6 +169,9 @@ func test_biome_texture_scale_reaches_the_shader() -> void:
 
 func test_border_walls_draw_the_cliff_layer() -> void:
 	var terrain := Util.make_terrain(self)
+	terrain.look = Terrain3D.LOOK_FACETED
+	assert_eq(terrain._test_shader_parameter("wall_layer"), ROLES.find("cliff"), "the faceted role palette's cliff")
+	terrain.look = Terrain3D.LOOK_REALISTIC
 	var s := _make_set()
 	terrain.material_set = s
 	assert_eq(terrain._test_shader_parameter("wall_layer"), ROLES.find("cliff"), "the cliff role's layer")

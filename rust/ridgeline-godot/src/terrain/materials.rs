@@ -261,7 +261,7 @@ impl Terrain3D {
             self.materials.arrays = None;
             self.materials.pack_key.clear();
         }
-        // The border walls show the default biome's cliff layer (see the shader).
+        // The border walls show the first biome's cliff layer (both looks' shaders).
         let wall_layer = i32::from(table.layer(0, ridgeline_core::biome::roles::Role::Cliff as u8));
         if let Some(c) = &classes {
             self.update_control_map(c, table);
@@ -302,7 +302,6 @@ impl Terrain3D {
             );
             s.set("palette", colors(a.flat_colors.iter().copied()));
             s.set("palette_count", (a.flat_colors.len() as i32).to_variant());
-            s.set("wall_layer", wall_layer.to_variant());
         } else {
             let palette = ROLE_PALETTE
                 .iter()
@@ -311,6 +310,7 @@ impl Terrain3D {
             s.set("palette_count", (ROLE_PALETTE.len() as i32).to_variant());
         }
         s.set("layer_count", (layer_count as i32).to_variant());
+        s.set("wall_layer", wall_layer.to_variant());
         if let Some(tex) = &m.control {
             s.set("control_map", tex.get_rid().to_variant());
         }
