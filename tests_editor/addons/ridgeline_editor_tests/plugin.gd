@@ -146,6 +146,9 @@ func _shot(out_dir: String) -> void:
 		img.save_png(out_dir.path_join("presets.png"))
 		print("editor shot: ", out_dir.path_join("presets.png"), " ", img.get_size())
 		tabs.current_tab = 0
+		# Fold the panel away again: the next shots are of the viewport.
+		plugin.hide_bottom_panel()
+		await case.frames(5)
 	await _shot_foliage(case, plugin, t, out_dir)
 	await _shot_import(case, plugin, t, out_dir)
 	case.queue_free()
