@@ -1,14 +1,11 @@
 @tool
-extends "res://lib/editor_case.gd"
+extends "res://lib/graph_case.gd"
 ## The Terrain Graph workspace on `graph.tscn` (an asset-backed terrain, flat at 10 m, 128 m,
 ## 64 cells): connections through the core's checks with the workspace's own undo, palette
 ## insertion at a zoomed and panned drop point, copy/paste, comments, generating the unapplied
 ## draft, applying it as one scene undo step, and the Presets tab. Signals are emitted on the
 ## real controls (GraphEdit, ItemList, buttons), as the editor's input would.
 
-var t: Node3D
-var plugin: EditorPlugin
-var source_before: String
 
 const CHAIN := {
 	"format_version": 1, "output": "out",
@@ -23,34 +20,8 @@ const CHAIN := {
 }
 
 
-func _setup() -> void:
-	if t == null:
-		t = await open_terrain("res://scenes/graph.tscn")
-		plugin = ridgeline()
-		source_before = _asset().get_source_json()
-	EditorInterface.edit_node(t)
-	await frames(2)
-	assert_true(plugin.call("open_terrain_graph", t), "opens: %s" % plugin.call("get_graph_message"))
-	await frames(2)
-
-
-func _asset() -> Resource:
-	return t.get("asset")
-
-
-func ws() -> Control:
-	return plugin.call("get_terrain_graph")
-
-
 func canvas() -> GraphEdit:
 	return ws().find_child("Canvas", true, false)
-
-
-func press(name: String) -> void:
-	var b: Button = ws().find_child(name, true, false)
-	assert_true(b != null, "button %s exists" % name)
-	b.pressed.emit()
-	await frames(2)
 
 
 func draft() -> Dictionary:

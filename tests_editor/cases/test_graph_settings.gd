@@ -1,34 +1,11 @@
 @tool
-extends "res://lib/editor_case.gd"
+extends "res://lib/graph_case.gd"
 ## The Terrain Graph's recipe settings panel on `graph.tscn` (an asset-backed terrain, flat at
 ## 10 m, 128 m, 64 cells, one biome): the panel over the canvas opens and closes; rows edit the
 ## draft's size, resolution, seed and biomes (each one **Undo graph** step, refused edits say
 ## where and change nothing); Generate shows the edited settings unapplied; Apply writes them with
 ## the graph as one scene undo step; a grid change under strokes asks keep or clear. Rows are
 ## the real Tree's items; buttons are clicked through the Tree's `button_clicked` signal.
-
-var t: Node3D
-var plugin: EditorPlugin
-var source_before: String
-
-
-func _setup() -> void:
-	if t == null:
-		t = await open_terrain("res://scenes/graph.tscn")
-		plugin = ridgeline()
-		source_before = _asset().get_source_json()
-	EditorInterface.edit_node(t)
-	await frames(2)
-	assert_true(plugin.call("open_terrain_graph", t), "opens: %s" % plugin.call("get_graph_message"))
-	await frames(2)
-
-
-func _asset() -> Resource:
-	return t.get("asset")
-
-
-func ws() -> Control:
-	return plugin.call("get_terrain_graph")
 
 
 func settings() -> Dictionary:
@@ -41,13 +18,6 @@ func row(path: Array) -> TreeItem:
 
 func message() -> String:
 	return String(plugin.call("get_graph_message"))
-
-
-func press(name: String) -> void:
-	var b: Button = ws().find_child(name, true, false)
-	assert_true(b != null, "button %s exists" % name)
-	b.pressed.emit()
-	await frames(2)
 
 
 ## Types `text` into the value cell of the row at `path`, as the Tree's editor would.

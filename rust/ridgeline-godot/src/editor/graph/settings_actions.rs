@@ -73,12 +73,7 @@ impl RidgelineEditorPlugin {
     /// row's text and call it): column 0 renames a landform or biome, column 1 sets the value.
     #[func]
     pub fn settings_row_changed(&mut self, item: Gd<TreeItem>, column: i64) {
-        let Some(path) = item
-            .get_metadata(0)
-            .try_to::<GString>()
-            .ok()
-            .and_then(|s| parse_path(&s.to_string()))
-        else {
+        let Some(path) = row_path(&item) else {
             return;
         };
         let label = format!("Set {}", path_label(&path));
@@ -122,12 +117,7 @@ impl RidgelineEditorPlugin {
         id: i64,
         _mouse_button: i64,
     ) {
-        let Some(path) = item
-            .get_metadata(0)
-            .try_to::<GString>()
-            .ok()
-            .and_then(|s| parse_path(&s.to_string()))
-        else {
+        let Some(path) = row_path(&item) else {
             return;
         };
         if id == ADD {
@@ -181,6 +171,12 @@ impl RidgelineEditorPlugin {
             self.settings_apply_regrid(RegridChoice::Clear);
         }
     }
+}
+
+/// The settings path a row stands for (its column-0 metadata).
+fn row_path(item: &Gd<TreeItem>) -> Option<Path> {
+    let text = item.get_metadata(0).try_to::<GString>().ok()?;
+    parse_path(&text.to_string())
 }
 
 fn parse_path(text: &str) -> Option<Path> {
