@@ -58,7 +58,8 @@ fn a_cooked_session_with_the_scatter_source_refilters_like_the_recipe() {
     let mut cooked = session(cooked_recipe(&p), &p, true);
     assert_eq!(cooked.scatter_seed(), p.scatter_source.seed);
     assert_eq!(cooked.scatter_seed(), uncooked.scatter_seed());
-    let raise = json!({"type": "raise", "radius": 12, "center": [48, 48], "strength": 1, "amount": 6});
+    let raise =
+        json!({"type": "raise", "radius": 12, "center": [48, 48], "strength": 1, "amount": 6});
     for s in [&mut uncooked, &mut cooked] {
         s.apply_stroke(&raise).unwrap();
     }
@@ -106,7 +107,8 @@ fn without_the_scatter_source_a_cooked_session_refuses_foliage_and_keeps_placeme
     // A source without a palette changes nothing.
     s.set_scatter_source(&ScatterSource::default());
     assert!(s.recipe().palette.is_none());
-    let raise = json!({"type": "raise", "radius": 12, "center": [48, 48], "strength": 1, "amount": 6});
+    let raise =
+        json!({"type": "raise", "radius": 12, "center": [48, 48], "strength": 1, "amount": 6});
     s.apply_stroke(&raise).unwrap();
     assert_eq!(
         **s.scatter().unwrap(),
