@@ -33,6 +33,8 @@ mod scatter_tests;
 #[cfg(test)]
 mod scatter_water_tests;
 #[cfg(test)]
+mod session_cooked_tests;
+#[cfg(test)]
 mod session_foliage_tests;
 #[cfg(test)]
 mod session_hardening_tests;

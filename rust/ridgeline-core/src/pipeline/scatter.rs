@@ -111,11 +111,12 @@ pub fn resolve(
 }
 
 /// `current` with the placements inside samples `[x0, z0, x1, z1)` refiltered on the edited
-/// surface (an edit session's change).
+/// surface (an edit session's change); `scatter_seed` is the scatter sub-seed
+/// (`sub_seed(recipe seed, "scatter")`, or a cooked payload's).
 #[allow(clippy::too_many_arguments)]
 pub fn refilter_samples(
     palette: &Palette,
-    world_seed: u64,
+    scatter_seed: u64,
     base: &Scatter,
     current: &Scatter,
     field: &crate::heightfield::Heightfield,
@@ -134,6 +135,5 @@ pub fn refilter_samples(
         samples[2] as f32 * sx + sx * 0.5,
         samples[3] as f32 * sz + sz * 0.5,
     ];
-    let seed = crate::seed::sub_seed(world_seed, "scatter");
-    refilter_region(palette, seed, base, current, &env, rect)
+    refilter_region(palette, scatter_seed, base, current, &env, rect)
 }

@@ -106,6 +106,8 @@ pub struct EditSession {
     /// Scatter: the immutable base placements and the current ones, refiltered inside every
     /// change's touched rectangle (`pipeline::scatter`).
     scatter: Option<(Arc<crate::scatter::Scatter>, Arc<crate::scatter::Scatter>)>,
+    /// The scatter sub-seed refiltering hashes with (the recipe's, or a cooked payload's).
+    scatter_seed: u64,
 }
 
 impl EditSession {
@@ -149,6 +151,7 @@ impl EditSession {
         }
         d.into_result()?;
         let n = grid.sample_count();
+        let scatter_seed = crate::seed::sub_seed(recipe.seed, "scatter");
         let mut s = Self {
             base_holes: base.holes().clone(),
             base: base.heights().to_vec(),
@@ -174,6 +177,7 @@ impl EditSession {
             scratch: Vec::new(),
             surface: None,
             scatter: None,
+            scatter_seed,
         };
         let [w, h] = grid.samples();
         let all = Rect::new(0, 0, w, h);

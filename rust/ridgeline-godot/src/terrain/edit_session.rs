@@ -79,29 +79,19 @@ impl Terrain3D {
                 .map(|d| d.recipe().clone()),
             _ => None,
         };
-        let recipe = match recipe {
-            Some(r) if r.grid().ok() == Some(grid) => r,
-            _ => {
-                // A cooked payload: a recipe for its grid and biome, runtime strokes only.
-                let [sx, sz] = grid.size();
-                let [cx, cz] = grid.cells();
-                let c = prepared.biome_color;
-                let text = serde_json::json!({
-                    "size": [sx, sz], "resolution": [cx, cz], "chunk_cells": grid.chunk_cells(),
-                    "default_biome": prepared.default_biome,
-                    "biomes": { prepared.default_biome.clone(): { "color": c } },
-                })
-                .to_string();
-                Document::parse(&text, "cooked terrain")
-                    .map_err(|e| e.to_string())?
-                    .recipe()
-                    .clone()
-            }
+        let (recipe, cooked_recipe) = match recipe {
+            Some(r) if r.grid().ok() == Some(grid) => (r, false),
+            _ => (cooked_recipe(prepared)?, true),
         };
         let mut fresh = recipe;
         fresh.clear_strokes();
         let mut session =
             EditSession::new(fresh, (*prepared.field).clone(), masks).map_err(|e| e.to_string())?;
+        if cooked_recipe {
+            // The payload's palette and scatter seed: foliage strokes and placement refiltering
+            // work as on the recipe it was cooked from.
+            session.set_scatter_source(&prepared.scatter_source);
+        }
         session
             .set_base_masks(
                 &prepared.exclusion,
@@ -138,4 +128,42 @@ impl Terrain3D {
         Arc::make_mut(prepared).edits = Some(session.clone());
         Ok(session)
     }
+}
+
+/// The recipe of a cooked payload's edit session: its grid, its biome table (names, colours,
+/// materials; no rules — a cooked terrain keeps its biome ids) and default biome. The palette
+/// and scatter seed come separately (`EditSession::set_scatter_source`).
+fn cooked_recipe(
+    prepared: &super::job::Prepared,
+) -> Result<ridgeline_core::recipe::Recipe, String> {
+    let grid = *prepared.field.grid();
+    let [sx, sz] = grid.size();
+    let [cx, cz] = grid.cells();
+    let mut biomes = serde_json::Map::new();
+    for b in &prepared.surface.biomes {
+        let mut m = serde_json::Map::new();
+        m.insert("color".into(), serde_json::json!(b.color));
+        if let Some(mat) = &b.material {
+            m.insert("material".into(), mat.clone().into());
+        }
+        m.insert("texture_scale".into(), serde_json::json!(b.texture_scale));
+        m.insert("allow_snow".into(), b.allow_snow.into());
+        biomes.insert(b.name.clone(), m.into());
+    }
+    if !biomes.contains_key(&prepared.default_biome) {
+        biomes.insert(
+            prepared.default_biome.clone(),
+            serde_json::json!({ "color": prepared.biome_color }),
+        );
+    }
+    let text = serde_json::json!({
+        "size": [sx, sz], "resolution": [cx, cz], "chunk_cells": grid.chunk_cells(),
+        "default_biome": prepared.default_biome,
+        "biomes": biomes,
+    })
+    .to_string();
+    Ok(Document::parse(&text, "cooked terrain")
+        .map_err(|e| e.to_string())?
+        .recipe()
+        .clone())
 }

@@ -60,6 +60,23 @@ impl EditSession {
         self.scatter = Some((base, current));
     }
 
+    /// Gives the session a cooked terrain's scatter source: its palette (what foliage strokes
+    /// check their type against and what refiltering re-checks placements with) and its scatter
+    /// sub-seed (a payload stores the sub-seed, not the recipe seed it came from). The session
+    /// then paints foliage and refilters placements exactly as the recipe's own session does.
+    /// A source without a palette leaves the session's palette as it is.
+    pub fn set_scatter_source(&mut self, source: &crate::pipeline::ScatterSource) {
+        if let Some(palette) = &source.palette {
+            self.recipe.palette = Some((**palette).clone());
+            self.scatter_seed = source.seed;
+        }
+    }
+
+    /// The scatter sub-seed refiltering hashes with.
+    pub fn scatter_seed(&self) -> u64 {
+        self.scatter_seed
+    }
+
     /// The current scatter placements (`None` when none are attached).
     pub fn scatter(&self) -> Option<&Arc<crate::scatter::Scatter>> {
         self.scatter.as_ref().map(|(_, c)| c)
@@ -77,7 +94,7 @@ impl EditSession {
         }
         let next = crate::pipeline::scatter::refilter_samples(
             palette,
-            self.recipe.seed,
+            self.scatter_seed,
             base,
             current,
             &self.field,
