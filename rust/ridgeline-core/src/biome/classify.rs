@@ -284,6 +284,13 @@ impl Classifier {
         })
     }
 
+    /// The same classifier with the climate of `biome_placement` sub-seed `sub_seed` (a cooked
+    /// payload's: it stores the sub-seed, not the world seed).
+    pub fn with_climate_sub_seed(mut self, sub_seed: u64) -> Self {
+        self.climate = Climate::from_sub_seed(sub_seed);
+        self
+    }
+
     /// The same classifier with snow from height `line` (infinity: no snow).
     pub fn with_snow_line(&self, line: f32) -> Self {
         let mut c = self.clone();

@@ -96,7 +96,11 @@ pub struct Climate {
 impl Climate {
     /// The climate of world seed `seed` (its `biome_placement` sub-seed).
     pub fn new(seed: u64) -> Self {
-        let s = sub_seed(seed, "biome_placement");
+        Self::from_sub_seed(sub_seed(seed, "biome_placement"))
+    }
+
+    /// The climate of a `biome_placement` sub-seed (what a cooked payload stores).
+    pub fn from_sub_seed(s: u64) -> Self {
         Self {
             params: ShapeParams {
                 profile: Profile::Fbm,

@@ -4,6 +4,7 @@
 pub mod heightmap_import;
 pub mod mask;
 pub mod payload;
+mod payload_biome_rules;
 mod payload_meta;
 mod payload_scatter;
 mod payload_scatter_source;

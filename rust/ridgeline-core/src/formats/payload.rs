@@ -99,8 +99,12 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         },
         "scatter": super::payload_scatter::meta(&p.scatter),
         "palette": palette, "foliage": foliage,
-    })
-    .to_string();
+    });
+    let mut meta = meta;
+    if let (Some(b), Some(m)) = (&p.scatter_source.biome_rules, meta.as_object_mut()) {
+        m.insert("biome_rules".into(), super::payload_biome_rules::meta(b));
+    }
+    let meta = meta.to_string();
     let mut body = Vec::new();
     body.extend_from_slice(&(meta.len() as u32).to_le_bytes());
     body.extend_from_slice(meta.as_bytes());
@@ -259,9 +263,11 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let announced = super::payload_meta::read(&meta, source).and_then(|m| {
         let n = m.grid.sample_count();
         let a = super::payload_scatter_source::read_meta(&meta, version, n, source)?;
-        Ok((m, a))
+        let rules =
+            super::payload_biome_rules::read(&meta, version, &m.biomes, &m.default_biome, source)?;
+        Ok((m, a, rules))
     });
-    let (meta, announced) = announced?;
+    let (meta, announced, biome_rules) = announced?;
     let grid = meta.grid;
     let [cells_x, _] = grid.cells();
     let n = grid.sample_count();
@@ -383,8 +389,9 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         .bytes(n)
         .ok_or_else(|| bad(source, "corrupt foliage map count"))?;
     let arrays = b.take(bytes, "the foliage density maps and protection")?;
-    let scatter_source =
+    let mut scatter_source =
         super::payload_scatter_source::read(announced, &scatter, arrays, n, source)?;
+    scatter_source.biome_rules = biome_rules;
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }

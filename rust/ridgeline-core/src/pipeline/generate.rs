@@ -237,7 +237,8 @@ fn finish_keeping_state(
         classify(recipe, &mut base, range, Some(&mut kept))?;
         super::scatter::resolve(recipe, &mut base, kept.as_ref(), None)?;
         let n = base.field.grid().sample_count();
-        base.scatter_source = Arc::new(super::ScatterSource::of(recipe, None, n));
+        let rules = recipe.graph.is_none() || base.sources.rules;
+        base.scatter_source = Arc::new(super::ScatterSource::of(recipe, None, n, rules));
         if let Some(slot) = state {
             *slot = kept;
         }
@@ -265,7 +266,8 @@ fn finish_keeping_state(
         session.attach_scatter(base, out.scatter.clone());
     }
     let n = out.field.grid().sample_count();
-    out.scatter_source = Arc::new(super::ScatterSource::of(recipe, Some(&session), n));
+    let rules = recipe.graph.is_none() || out.sources.rules;
+    out.scatter_source = Arc::new(super::ScatterSource::of(recipe, Some(&session), n, rules));
     Ok((out, Some(session)))
 }
 

@@ -2,11 +2,13 @@
 //! geometry reference, category and collision; the foliage types), the scatter sub-seed
 //! foliage placement hashes with, and the finished terrain's painted foliage inputs (density
 //! maps, protection). A prepared terrain carries it so a cooked payload draws the same trees,
-//! rocks and grass as the recipe it was cooked from.
+//! rocks and grass as the recipe it was cooked from. It also carries what re-resolving the
+//! biomes and moisture after a runtime sculpt reads ([`BiomeRules`]: the recipe's biome rules
+//! and the climate sub-seed), so a cooked terrain's edit session reclassifies like the recipe's.
 
 use super::EditSession;
 use crate::edit::foliage_density::FoliageMaps;
-use crate::recipe::Recipe;
+use crate::recipe::{Layer, Recipe, Rule};
 use crate::scatter::Palette;
 use std::sync::Arc;
 
@@ -23,12 +25,52 @@ pub struct ScatterSource {
     /// Protection weight per sample (0–1; `protect` strokes): it blocks foliage like the
     /// exclusion mask does. Empty when nothing is protected.
     pub protection: Vec<f32>,
+    /// The biome rules and climate the terrain was classified with; `None` for payloads
+    /// cooked before they were stored (their sessions keep the cooked biome ids).
+    pub biome_rules: Option<BiomeRules>,
+}
+
+/// What re-resolving biomes and moisture needs on a terrain without its recipe.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BiomeRules {
+    /// The recipe's biome rules (`recipe.rules`; empty when its graph applies none).
+    pub rules: Vec<Rule>,
+    /// The recipe's biome layers (`kind == "biomes"`, in order): what the rules target.
+    pub layers: Vec<Layer>,
+    /// The `biome_placement` sub-seed: the climate moisture derives from.
+    pub climate_seed: u64,
+}
+
+impl BiomeRules {
+    /// The biome rules and climate of `recipe`; `rules_applied` is false when its graph
+    /// classifies without the rules (`SurfaceSources::rules`).
+    pub fn of(recipe: &Recipe, rules_applied: bool) -> Self {
+        Self {
+            rules: if rules_applied {
+                recipe.rules.clone()
+            } else {
+                Vec::new()
+            },
+            layers: recipe
+                .layers
+                .iter()
+                .filter(|l| l.kind == "biomes")
+                .cloned()
+                .collect(),
+            climate_seed: crate::seed::sub_seed(recipe.seed, "biome_placement"),
+        }
+    }
 }
 
 impl ScatterSource {
     /// The source of `recipe`'s finished terrain; `session` (when the recipe has strokes)
     /// gives the painted density maps and the protection mask.
-    pub fn of(recipe: &Recipe, session: Option<&EditSession>, samples: usize) -> Self {
+    pub fn of(
+        recipe: &Recipe,
+        session: Option<&EditSession>,
+        samples: usize,
+        rules_applied: bool,
+    ) -> Self {
         let protection = session
             .map(|s| s.protection())
             .filter(|p| p.iter().any(|&w| w > 0.0))
@@ -39,6 +81,7 @@ impl ScatterSource {
             foliage_density: session
                 .map_or_else(|| FoliageMaps::new(samples), |s| s.foliage_maps().clone()),
             protection,
+            biome_rules: Some(BiomeRules::of(recipe, rules_applied)),
         }
     }
 

@@ -108,6 +108,9 @@ pub struct EditSession {
     scatter: Option<(Arc<crate::scatter::Scatter>, Arc<crate::scatter::Scatter>)>,
     /// The scatter sub-seed refiltering hashes with (the recipe's, or a cooked payload's).
     scatter_seed: u64,
+    /// A cooked payload's climate sub-seed (`set_scatter_source` with biome rules): the
+    /// session then re-resolves biomes by the stored rules instead of keeping the cooked ids.
+    climate_seed: Option<u64>,
 }
 
 impl EditSession {
@@ -178,6 +181,7 @@ impl EditSession {
             surface: None,
             scatter: None,
             scatter_seed,
+            climate_seed: None,
         };
         let [w, h] = grid.samples();
         let all = Rect::new(0, 0, w, h);

@@ -116,3 +116,157 @@ fn without_the_scatter_source_a_cooked_session_refuses_foliage_and_keeps_placeme
         "not refiltered without a palette"
     );
 }
+
+/// A recipe with two biomes (`alpine` above `line`, else the default `meadow`) and a palette
+/// whose rules filter by biome and moisture.
+fn two_biomes(line: f32) -> Recipe {
+    let text = json!({"format_version": 1, "seed": 21, "size": [96, 96], "resolution": [48, 48],
+        "default_biome": "meadow", "biomes": {"meadow": {}, "alpine": {"color": [0.8, 0.8, 0.9, 1]}},
+        "rules": [{"id": "high", "biome": "alpine", "priority": 10, "elevation": [line, 10000]}],
+        "palette": {"format_version": 3, "name": "Hills", "placements": {
+            "pine": {"prefab": "res://pine.tscn", "category": "tree", "density": 0.08,
+                     "spacing": 3, "biomes": ["meadow"], "moisture": [0.3, 0.7]},
+            "rock": {"prefab": "res://rock.tscn", "category": "rock", "density": 0.08,
+                     "spacing": 3, "biomes": ["alpine"]}}}})
+    .to_string();
+    Document::parse(&text, "t").unwrap().recipe().clone()
+}
+
+fn prepared(r: &Recipe) -> PreparedTerrain {
+    let never = AtomicBool::new(false);
+    let mut cache = GraphCache::default();
+    let base = prepare_base(r, Quality::Final, &mut cache, &|_, _| {}, &never).unwrap();
+    finish(r, base, None).unwrap().0
+}
+
+/// The two-biome recipe with its snow-free line just above the centre's ground, prepared,
+/// and its payload decoded (what `Terrain3D` runs from).
+fn cooked_two_biomes() -> (Recipe, PreparedTerrain, PreparedTerrain) {
+    let probe = prepared(&two_biomes(1e4));
+    let h = probe.field.height_at(48.0, 48.0).unwrap();
+    let r = two_biomes(h + 2.0);
+    let p = prepared(&r);
+    let bytes = crate::formats::payload::encode(&p);
+    let cooked = crate::formats::payload::decode(&bytes, "t.terrain.bin").unwrap();
+    (r, p, cooked)
+}
+
+fn moisture(s: &EditSession, x: usize, z: usize) -> f32 {
+    let st = s.surface_state().unwrap();
+    let input = st.surface_input(s.field());
+    st.classifier()
+        .context_at(&input, st.classification(), x, z)
+        .moisture
+}
+
+#[test]
+fn a_cooked_session_re_resolves_biomes_and_moisture_like_the_recipe() {
+    let (r, p, cooked_p) = cooked_two_biomes();
+    let rules = cooked_p.scatter_source.biome_rules.as_ref().unwrap();
+    assert_eq!(rules.rules, r.rules, "the payload carries the rules");
+    assert_eq!(p.surface.biomes.len(), 2);
+    let mut uncooked = session(r, &p, false);
+    let mut cooked = session(cooked_recipe_of(&cooked_p), &cooked_p, true);
+    assert_eq!(
+        cooked.surface().unwrap().biome_ids,
+        p.surface.biome_ids,
+        "reclassifying the cooked terrain by its rules gives the cooked ids"
+    );
+    let raise =
+        json!({"type": "raise", "radius": 14, "center": [48, 48], "strength": 1, "amount": 8});
+    for s in [&mut uncooked, &mut cooked] {
+        s.apply_stroke(&raise).unwrap();
+    }
+    let ids = &cooked.surface().unwrap().biome_ids;
+    assert_eq!(*ids, uncooked.surface().unwrap().biome_ids);
+    assert_ne!(*ids, p.surface.biome_ids, "the stroke moved no biome");
+    for (x, z) in [(24, 24), (10, 40), (40, 8), (47, 47)] {
+        assert_eq!(moisture(&cooked, x, z), moisture(&uncooked, x, z));
+    }
+    // Placements (the payload keeps no filter statistics): the same identities, bit for bit.
+    let placed = |s: &EditSession| s.scatter().unwrap().placements.clone();
+    assert!(
+        placed(&cooked) == placed(&uncooked),
+        "cooked refilter differs: {} vs {} placements",
+        placed(&cooked).len(),
+        placed(&uncooked).len()
+    );
+    assert!(
+        placed(&cooked) != p.scatter.placements,
+        "nothing refiltered"
+    );
+    assert!(cooked.undo().is_some());
+    assert_eq!(cooked.surface().unwrap().biome_ids, p.surface.biome_ids);
+}
+
+/// [`cooked_recipe`] with the decoded payload's biome table, as `Terrain3D` builds it.
+fn cooked_recipe_of(p: &PreparedTerrain) -> Recipe {
+    let mut biomes = serde_json::Map::new();
+    for b in &p.surface.biomes {
+        biomes.insert(b.name.clone(), json!({"color": b.color}));
+    }
+    let text = json!({"size": [96, 96], "resolution": [48, 48], "default_biome": p.default_biome,
+                      "biomes": biomes})
+    .to_string();
+    Document::parse(&text, "cooked").unwrap().recipe().clone()
+}
+
+/// `bytes` (an encoded payload) with its metadata rewritten by `edit` and a valid checksum.
+fn with_meta(bytes: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+    let head = 14 + u16::from_le_bytes([bytes[12], bytes[13]]) as usize;
+    let body = &bytes[head + 16..];
+    let len = u32::from_le_bytes(body[..4].try_into().unwrap()) as usize;
+    let mut meta: serde_json::Value = serde_json::from_slice(&body[4..4 + len]).unwrap();
+    edit(&mut meta);
+    let meta = meta.to_string();
+    let mut new = (meta.len() as u32).to_le_bytes().to_vec();
+    new.extend_from_slice(meta.as_bytes());
+    new.extend_from_slice(&body[4 + len..]);
+    let mut out = bytes[..head].to_vec();
+    out.extend_from_slice(&(new.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crate::seed::fnv1a(&new).to_le_bytes());
+    out.extend_from_slice(&new);
+    out
+}
+
+#[test]
+fn a_payload_without_biome_rules_keeps_its_biomes_and_a_corrupt_one_is_located() {
+    let (_, p, _) = cooked_two_biomes();
+    let bytes = crate::formats::payload::encode(&p);
+    let old = with_meta(&bytes, |m| {
+        m.as_object_mut().unwrap().remove("biome_rules");
+    });
+    let old = crate::formats::payload::decode(&old, "t.terrain.bin").unwrap();
+    assert!(old.scatter_source.biome_rules.is_none());
+    let mut s = session(cooked_recipe_of(&old), &old, true);
+    let raise =
+        json!({"type": "raise", "radius": 14, "center": [48, 48], "strength": 1, "amount": 8});
+    s.apply_stroke(&raise).unwrap();
+    assert_eq!(
+        s.surface().unwrap().biome_ids,
+        p.surface.biome_ids,
+        "an older payload keeps its cooked biome ids"
+    );
+    let cases: [(&str, serde_json::Value, &str); 4] = [
+        ("climate_seed", json!(-1), "meta.biome_rules.climate_seed"),
+        (
+            "rules",
+            json!([{"biome": "tundra"}]),
+            "meta.biome_rules.rules[0].biome",
+        ),
+        ("rules", json!("x"), "meta.biome_rules.rules"),
+        (
+            "layers",
+            json!([{"id": ""}]),
+            "meta.biome_rules.layers[0].id",
+        ),
+    ];
+    for (key, value, at) in cases {
+        let bad = with_meta(&bytes, |m| m["biome_rules"][key] = value.clone());
+        let e = crate::formats::payload::decode(&bad, "t.terrain.bin")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(&format!("t.terrain.bin: {at}")), "{key}: {e}");
+        assert!(e.contains("cook the terrain again"), "{e}");
+    }
+}

@@ -191,6 +191,20 @@ pub fn compile(recipe: &Recipe, with_rules: bool, base_range: [f32; 2]) -> Resul
     .map_err(locate)
 }
 
+/// [`compile`] with the climate of `biome_placement` sub-seed `climate_seed` when given.
+fn compile_with(
+    recipe: &Recipe,
+    with_rules: bool,
+    base_range: [f32; 2],
+    climate_seed: Option<u64>,
+) -> Result<Classifier> {
+    let c = compile(recipe, with_rules, base_range)?;
+    Ok(match climate_seed {
+        Some(s) => c.with_climate_sub_seed(s),
+        None => c,
+    })
+}
+
 /// Identity of the recipe's biome table, rules and biome layers (node cache keys).
 pub fn biomes_key(recipe: &Recipe) -> u64 {
     let v = recipe.to_value();
@@ -241,6 +255,8 @@ pub struct SurfaceState {
     layers: Vec<BiomeLayer>,
     base_range: [f32; 2],
     with_rules: bool,
+    /// A cooked payload's `biome_placement` sub-seed (its climate), else the recipe seed's.
+    climate_seed: Option<u64>,
 }
 
 impl SurfaceState {
@@ -256,8 +272,24 @@ impl SurfaceState {
         regions: &[u16],
         region_names: &[String],
     ) -> Result<Self> {
+        let at = (base_range, None);
+        Self::with_climate(recipe, sources, published, at, field, regions, region_names)
+    }
+
+    /// [`SurfaceState::new`] with the climate of `biome_placement` sub-seed `at.1` when given
+    /// (a cooked payload's) instead of the recipe seed's; `at.0` is the base height range.
+    pub fn with_climate(
+        recipe: &Recipe,
+        sources: SurfaceSources,
+        published: &WaterSet,
+        at: ([f32; 2], Option<u64>),
+        field: &Heightfield,
+        regions: &[u16],
+        region_names: &[String],
+    ) -> Result<Self> {
+        let (base_range, climate_seed) = at;
         let with_rules = recipe.graph.is_none() || sources.rules;
-        let classifier = Arc::new(compile(recipe, with_rules, base_range)?);
+        let classifier = Arc::new(compile_with(recipe, with_rules, base_range, climate_seed)?);
         let water = (!published.bodies.is_empty()
             && published.owner.len() == field.grid().sample_count())
         .then(|| Arc::new(published.owner.clone()));
@@ -285,6 +317,7 @@ impl SurfaceState {
             layers: biome_layers(recipe),
             base_range,
             with_rules,
+            climate_seed,
         };
         s.map_regions(
             regions,
@@ -395,7 +428,12 @@ impl SurfaceState {
         if layers == self.layers {
             return Ok(None);
         }
-        self.classifier = Arc::new(compile(recipe, self.with_rules, self.base_range)?);
+        self.classifier = Arc::new(compile_with(
+            recipe,
+            self.with_rules,
+            self.base_range,
+            self.climate_seed,
+        )?);
         self.layers = layers;
         let [w, h] = field.grid().samples();
         self.map_regions(regions, SampleRect::all(w, h));

@@ -24,6 +24,21 @@ use std::collections::BTreeMap;
 pub use crate::edit::layer::{LAYER_KINDS, Layer};
 pub use strokes::Rule;
 
+/// Parses a `rules` array as a recipe does (a cooked payload's copy of a recipe's rules)
+/// against `layers` and the biome names `has_biome` accepts; problems are located under
+/// `path` (`{path}[2].biome`).
+pub fn parse_rules(
+    v: &Value,
+    path: &str,
+    has_biome: &dyn Fn(&str) -> bool,
+    layers: &[Layer],
+) -> Result<Vec<Rule>> {
+    let mut d = Diagnostics::default();
+    let rules = strokes::parse_rules(v, path, has_biome, layers, &mut d);
+    d.into_result()?;
+    Ok(rules)
+}
+
 /// Current asset and graph format version.
 pub const FORMAT_VERSION: i64 = 1;
 /// Largest terrain side in world units.

@@ -310,6 +310,7 @@ fn scatter_source(n: usize) -> ridgeline_core::pipeline::ScatterSource {
         seed: 0xfeed_f00d,
         foliage_density: density,
         protection: (0..n).map(|i| (i % 2) as f32).collect(),
+        biome_rules: None,
     }
 }
 

@@ -89,7 +89,8 @@ impl Terrain3D {
             EditSession::new(fresh, (*prepared.field).clone(), masks).map_err(|e| e.to_string())?;
         if cooked_recipe {
             // The payload's palette and scatter seed: foliage strokes and placement refiltering
-            // work as on the recipe it was cooked from.
+            // work as on the recipe it was cooked from. Its biome rules and climate (payloads
+            // that store them) make sculpting re-resolve biomes and moisture like the recipe.
             session.set_scatter_source(&prepared.scatter_source);
         }
         session
@@ -103,8 +104,8 @@ impl Terrain3D {
         session
             .set_base_foliage(&prepared.scatter_source.foliage_density)
             .map_err(|e| e.to_string())?;
-        // Reclassify edits locally from here on (a cooked terrain keeps its biomes: its rules
-        // are not stored, only roles follow the edits).
+        // Reclassify edits locally from here on (a cooked terrain without stored biome rules
+        // keeps its biomes, only roles follow the edits; with them the session re-resolves).
         let mut core = ridgeline_core::pipeline::PreparedTerrain::new(
             (*prepared.field).clone(),
             (*prepared.water).clone(),
@@ -131,8 +132,8 @@ impl Terrain3D {
 }
 
 /// The recipe of a cooked payload's edit session: its grid, its biome table (names, colours,
-/// materials; no rules — a cooked terrain keeps its biome ids) and default biome. The palette
-/// and scatter seed come separately (`EditSession::set_scatter_source`).
+/// materials) and default biome. The palette, scatter seed, biome rules and climate come
+/// separately (`EditSession::set_scatter_source`).
 fn cooked_recipe(
     prepared: &super::job::Prepared,
 ) -> Result<ridgeline_core::recipe::Recipe, String> {

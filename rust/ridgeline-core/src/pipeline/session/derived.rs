@@ -24,16 +24,17 @@ impl EditSession {
         base_range: [f32; 2],
         keep_biomes: bool,
     ) -> Result<()> {
-        let mut state = crate::pipeline::SurfaceState::new(
+        let mut state = crate::pipeline::SurfaceState::with_climate(
             &self.recipe,
             prepared.sources.clone(),
             &prepared.water,
-            base_range,
+            (base_range, self.climate_seed),
             &self.field,
             &self.regions,
             &self.biome_names,
         )?;
-        if keep_biomes {
+        // A session given a cooked terrain's biome rules re-resolves its biomes by them.
+        if keep_biomes && self.climate_seed.is_none() {
             state.keep_biomes(&prepared.surface, &self.field)?;
         }
         self.surface = Some(state);
@@ -65,10 +66,24 @@ impl EditSession {
     /// sub-seed (a payload stores the sub-seed, not the recipe seed it came from). The session
     /// then paints foliage and refilters placements exactly as the recipe's own session does.
     /// A source without a palette leaves the session's palette as it is.
+    ///
+    /// A source with biome rules (payloads that store them) also gives the session the
+    /// recipe's rules, biome layers and climate: [`EditSession::classify_surface`] then
+    /// resolves biomes and moisture by them (its `keep_biomes` is ignored), so sculpting
+    /// re-resolves biomes as on the recipe. Without them the cooked biome ids are kept.
+    /// Call it before `classify_surface`.
     pub fn set_scatter_source(&mut self, source: &crate::pipeline::ScatterSource) {
         if let Some(palette) = &source.palette {
             self.recipe.palette = Some((**palette).clone());
             self.scatter_seed = source.seed;
+        }
+        if let Some(b) = &source.biome_rules {
+            self.recipe.rules = b.rules.clone();
+            let at = self.recipe.layers.iter().position(|l| l.kind == "biomes");
+            self.recipe.layers.retain(|l| l.kind != "biomes");
+            let at = at.unwrap_or(self.recipe.layers.len());
+            self.recipe.layers.splice(at..at, b.layers.iter().cloned());
+            self.climate_seed = Some(b.climate_seed);
         }
     }
 
