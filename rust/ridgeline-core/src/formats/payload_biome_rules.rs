@@ -1,9 +1,10 @@
 //! The biome rules section of a cooked payload (format 5, optional): what re-resolving biomes
 //! and moisture after a runtime sculpt reads ([`BiomeRules`]).
 //!
-//! `meta.biome_rules` is `{climate_seed, layers, rules}`: the recipe's `biome_placement`
-//! sub-seed (the climate moisture derives from), its biome layers (`{id, name, enabled}`, in
-//! order) and its biome rules as the recipe writes them. The rules are read back with the
+//! `meta.biome_rules` is `{climate_seed, sea_level, layers, rules}`: the recipe's
+//! `biome_placement` sub-seed (the climate moisture derives from), its sea level (the inferred
+//! sea; optional, 0 when absent), its biome layers (`{id, name, enabled}`, in order) and its
+//! biome rules as the recipe writes them. The rules are read back with the
 //! recipe's rule parser against the payload's biome table and those layers, so a corrupt rule
 //! is refused with the recipe's own located errors under `meta.biome_rules.rules`.
 //!
@@ -25,7 +26,11 @@ pub(crate) fn meta(b: &BiomeRules) -> Value {
         .map(|l| json!({"id": l.id, "name": l.name, "enabled": l.enabled}))
         .collect();
     let rules: Vec<Value> = b.rules.iter().map(Rule::to_value).collect();
-    json!({"climate_seed": b.climate_seed, "layers": layers, "rules": rules})
+    let mut m = json!({"climate_seed": b.climate_seed, "layers": layers, "rules": rules});
+    if let Some(sea) = b.sea_level {
+        m["sea_level"] = json!(sea);
+    }
+    m
 }
 
 fn bad(source: &str, path: &str, msg: impl std::fmt::Display) -> Error {
@@ -55,7 +60,7 @@ pub(crate) fn read(
     };
     if let Some(k) = o
         .keys()
-        .find(|k| !["climate_seed", "layers", "rules"].contains(&k.as_str()))
+        .find(|k| !["climate_seed", "sea_level", "layers", "rules"].contains(&k.as_str()))
     {
         return Err(bad(source, &format!(".{k}"), "is not a known key"));
     }
@@ -63,6 +68,13 @@ pub(crate) fn read(
         .get("climate_seed")
         .and_then(Value::as_u64)
         .ok_or_else(|| bad(source, ".climate_seed", "must be a whole number"))?;
+    let sea_level = match o.get("sea_level") {
+        None => None,
+        Some(v) => match v.as_f64().map(|x| x as f32) {
+            Some(x) if x.is_finite() => Some(x),
+            _ => return Err(bad(source, ".sea_level", "must be a finite number")),
+        },
+    };
     let Some(list) = o.get("layers").and_then(Value::as_array) else {
         return Err(bad(source, ".layers", "must be an array of biome layers"));
     };
@@ -110,5 +122,6 @@ pub(crate) fn read(
         rules,
         layers,
         climate_seed,
+        sea_level,
     }))
 }

@@ -39,6 +39,10 @@ pub struct BiomeRules {
     pub layers: Vec<Layer>,
     /// The `biome_placement` sub-seed: the climate moisture derives from.
     pub climate_seed: u64,
+    /// The recipe's sea level (its default landform's base height): the inferred sea that
+    /// water distance and underwater roles read where no water body is published. `None` in
+    /// payloads cooked before it was stored (the session then reads 0).
+    pub sea_level: Option<f32>,
 }
 
 impl BiomeRules {
@@ -58,6 +62,7 @@ impl BiomeRules {
                 .cloned()
                 .collect(),
             climate_seed: crate::seed::sub_seed(recipe.seed, "biome_placement"),
+            sea_level: Some(recipe.sea_level() as f32),
         }
     }
 }

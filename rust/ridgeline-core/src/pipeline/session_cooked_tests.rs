@@ -247,8 +247,9 @@ fn a_payload_without_biome_rules_keeps_its_biomes_and_a_corrupt_one_is_located()
         p.surface.biome_ids,
         "an older payload keeps its cooked biome ids"
     );
-    let cases: [(&str, serde_json::Value, &str); 4] = [
+    let cases: [(&str, serde_json::Value, &str); 5] = [
         ("climate_seed", json!(-1), "meta.biome_rules.climate_seed"),
+        ("sea_level", json!("low"), "meta.biome_rules.sea_level"),
         (
             "rules",
             json!([{"biome": "tundra"}]),
@@ -269,4 +270,45 @@ fn a_payload_without_biome_rules_keeps_its_biomes_and_a_corrupt_one_is_located()
         assert!(e.contains(&format!("t.terrain.bin: {at}")), "{key}: {e}");
         assert!(e.contains("cook the terrain again"), "{e}");
     }
+}
+
+#[test]
+fn a_cooked_session_reads_the_recipes_sea_level() {
+    // The default landform's base height is the sea; the snow line derives from it.
+    let text = json!({"format_version": 1, "seed": 4, "size": [96, 96], "resolution": [48, 48],
+        "landforms": {"hills": {"base_height": 3, "height_variation": 8, "feature_size": 40,
+                                "octaves": 3}},
+        "default_landform": "hills"})
+    .to_string();
+    let r = Document::parse(&text, "t").unwrap().recipe().clone();
+    let p = prepared(&r);
+    let bytes = crate::formats::payload::encode(&p);
+    let cooked_p = crate::formats::payload::decode(&bytes, "t.terrain.bin").unwrap();
+    let rules = cooked_p.scatter_source.biome_rules.as_ref().unwrap();
+    assert_eq!(
+        rules.sea_level,
+        Some(3.0),
+        "the payload carries the sea level"
+    );
+    let mut uncooked = session(r.clone(), &p, false);
+    let mut cooked = session(cooked_recipe_of(&cooked_p), &cooked_p, true);
+    assert_eq!(cooked.recipe().sea_level(), r.sea_level());
+    // Raise a peak into the snow: every reclassified sample must agree.
+    let raise =
+        json!({"type": "raise", "radius": 30, "center": [48, 48], "strength": 1, "amount": 12});
+    for s in [&mut uncooked, &mut cooked] {
+        s.apply_stroke(&raise).unwrap();
+    }
+    let snow = crate::biome::Role::Snow as u8;
+    assert!(
+        uncooked.surface().unwrap().role_ids.contains(&snow),
+        "snow on the peak"
+    );
+    let roles = |s: &EditSession| s.surface().unwrap().role_ids.clone();
+    assert_eq!(roles(&cooked), roles(&uncooked));
+    assert_ne!(
+        roles(&cooked),
+        p.surface.role_ids,
+        "the stroke moved no role"
+    );
 }

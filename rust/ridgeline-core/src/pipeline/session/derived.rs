@@ -84,6 +84,17 @@ impl EditSession {
             let at = at.unwrap_or(self.recipe.layers.len());
             self.recipe.layers.splice(at..at, b.layers.iter().cloned());
             self.climate_seed = Some(b.climate_seed);
+            if let Some(sea) = b.sea_level {
+                // The sea level is the default landform's base height.
+                let name = self.recipe.default_landform.clone();
+                let mut shape = self
+                    .recipe
+                    .landforms_view()
+                    .get(&name)
+                    .unwrap_or_else(crate::landform::default_shape);
+                shape.base_height = sea;
+                self.recipe.landforms.insert(name, shape);
+            }
         }
     }
 
