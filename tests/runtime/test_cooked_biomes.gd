@@ -5,6 +5,10 @@ extends "res://lib/case.gd"
 
 const SOURCE := "res://fixtures/biomes_cook.terrain.json"
 const COOKED := "res://fixtures/generated/biomes_cook.terrain.bin"
+## The same recipe with a painted user channel (`cut`, which its tufts' `channel_cutoff` reads)
+## and painted sand.
+const PAINTED_SOURCE := "res://fixtures/painted_cook.terrain.json"
+const PAINTED_COOKED := "res://fixtures/generated/painted_cook.terrain.bin"
 
 
 func _load(path: String) -> Terrain3D:
@@ -57,3 +61,30 @@ func test_sculpting_a_cooked_terrain_re_resolves_biomes_like_its_recipe() -> voi
 	assert_eq(_keys(ct), _keys(st), "and refilters the same placements")
 	assert_true(ct.undo_stroke(), "undone")
 	assert_eq(_biomes(ct), before, "undo restores the cooked biomes")
+
+
+## The payload keeps the painted layers: user channels (what `channel_cutoff` reads) and
+## surface paint, and runtime paint goes on top of them.
+func test_a_cooked_terrain_keeps_its_painted_layers() -> void:
+	var cut := TerrainUserChannel.new()
+	cut.channel_name = "cut"
+	var ct := _load(PAINTED_COOKED)
+	var st := _load(PAINTED_SOURCE)
+	var at := func(t: Terrain3D, x: float, z: float) -> Vector3: return t.to_global(Vector3(x, 0, z))
+	for t: Terrain3D in [ct, st]:
+		t.user_channel_types = [cut]
+		assert_eq(t.get_user_channel(0, at.call(t, 30, 30)), 1.0, "the cut channel is painted")
+		assert_eq(t.get_user_channel(0, at.call(t, 80, 20)), 0.0, "and not elsewhere")
+		assert_eq(t.get_surface(at.call(t, 66, 66), true), 5, "painted sand")
+	var inside := Rect2(26, 26, 8, 8)
+	assert_eq(ct.get_foliage_instances("tufts", inside).size(), 0, "channel_cutoff cuts the cooked tufts")
+	var around := Rect2(8, 8, 48, 48)
+	var tufts := ct.get_foliage_instances("tufts", around)
+	assert_true(tufts.size() > 500, "tufts around the cut: %d" % tufts.size())
+	assert_eq(tufts, st.get_foliage_instances("tufts", around), "the same tufts as the recipe")
+	# Runtime paint goes over the payload's layers, and undo comes back to them.
+	assert_true(ct.set_user_channel(0, at.call(ct, 30, 30), 3.0, 0.0), "painted back")
+	assert_eq(ct.get_user_channel(0, at.call(ct, 30, 30)), 0.0, "cleared at the centre")
+	assert_true(ct.get_foliage_instances("tufts", Rect2(28, 28, 4, 4)).size() > 0, "tufts back where cleared")
+	assert_true(ct.undo_stroke(), "undone")
+	assert_eq(ct.get_user_channel(0, at.call(ct, 30, 30)), 1.0, "the payload's paint again")

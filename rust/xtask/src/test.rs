@@ -159,7 +159,7 @@ fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str
     } else {
         "ridgeline"
     });
-    for name in ["small", "scatter_cook", "biomes_cook"] {
+    for name in ["small", "scatter_cook", "biomes_cook", "painted_cook"] {
         let cooked = proc::run_captured(
             std::process::Command::new(&cli)
                 .arg("cook")

@@ -126,6 +126,48 @@ impl PaintLayers {
         }
     }
 
+    /// Layers of `samples` samples from their raw bytes (as [`Self::user_bytes`] and
+    /// [`Self::weight_bytes`] give them; empty = default). Errors name what is wrong: a length
+    /// that does not fit the grid, or a sample whose weights do not sum to 255.
+    pub fn from_bytes(
+        samples: usize,
+        user: Vec<u8>,
+        weights: Vec<u8>,
+    ) -> std::result::Result<Self, String> {
+        if !user.is_empty() && user.len() != samples * USER_CHANNELS {
+            return Err(format!(
+                "user channels hold {} bytes, the grid needs {} ({USER_CHANNELS} per sample)",
+                user.len(),
+                samples * USER_CHANNELS
+            ));
+        }
+        if !weights.is_empty() && weights.len() != samples * WEIGHT_SLOTS {
+            return Err(format!(
+                "surface weights hold {} bytes, the grid needs {} ({WEIGHT_SLOTS} per sample)",
+                weights.len(),
+                samples * WEIGHT_SLOTS
+            ));
+        }
+        if let Some(i) = weights
+            .chunks_exact(WEIGHT_SLOTS)
+            .position(|w| w.iter().map(|&b| b as u32).sum::<u32>() != 255)
+        {
+            return Err(format!(
+                "the surface weights of sample {i} do not sum to 255"
+            ));
+        }
+        Ok(Self {
+            samples,
+            user,
+            weights,
+        })
+    }
+
+    /// The number of grid samples the layers cover.
+    pub fn samples(&self) -> usize {
+        self.samples
+    }
+
     /// True when no sample was ever painted (both layers at their defaults, unallocated).
     pub fn is_empty(&self) -> bool {
         self.user.is_empty() && self.weights.is_empty()

@@ -6,6 +6,7 @@ pub mod mask;
 pub mod payload;
 mod payload_biome_rules;
 mod payload_meta;
+mod payload_paint;
 mod payload_scatter;
 mod payload_scatter_source;
 pub mod scatter_set;

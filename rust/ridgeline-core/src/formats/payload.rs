@@ -104,6 +104,12 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     if let (Some(b), Some(m)) = (&p.scatter_source.biome_rules, meta.as_object_mut()) {
         m.insert("biome_rules".into(), super::payload_biome_rules::meta(b));
     }
+    if let (Some(v), Some(m)) = (
+        super::payload_paint::meta(&p.scatter_source),
+        meta.as_object_mut(),
+    ) {
+        m.insert("paint".into(), v);
+    }
     let meta = meta.to_string();
     let mut body = Vec::new();
     body.extend_from_slice(&(meta.len() as u32).to_le_bytes());
@@ -149,6 +155,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     }
     super::payload_scatter::write(&p.scatter, &mut body);
     super::payload_scatter_source::write(&p.scatter_source, &mut body);
+    super::payload_paint::write(&p.scatter_source, &mut body);
     let mut out = Vec::with_capacity(body.len() + 64);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
@@ -265,9 +272,10 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         let a = super::payload_scatter_source::read_meta(&meta, version, n, source)?;
         let rules =
             super::payload_biome_rules::read(&meta, version, &m.biomes, &m.default_biome, source)?;
-        Ok((m, a, rules))
+        let paint = super::payload_paint::read_meta(&meta, version, source)?;
+        Ok((m, a, rules, paint))
     });
-    let (meta, announced, biome_rules) = announced?;
+    let (meta, announced, biome_rules, paint) = announced?;
     let grid = meta.grid;
     let [cells_x, _] = grid.cells();
     let n = grid.sample_count();
@@ -392,6 +400,11 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let mut scatter_source =
         super::payload_scatter_source::read(announced, &scatter, arrays, n, source)?;
     scatter_source.biome_rules = biome_rules;
+    let bytes = paint
+        .bytes(n)
+        .ok_or_else(|| bad(source, "corrupt paint section size"))?;
+    let layers = b.take(bytes, "the painted layers")?;
+    super::payload_paint::read(paint, layers, n, source, &mut scatter_source)?;
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }

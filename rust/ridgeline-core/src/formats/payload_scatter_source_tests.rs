@@ -220,3 +220,83 @@ fn a_corrupt_or_truncated_scatter_source_is_a_located_error() {
         assert!(e.contains("cook the terrain again"), "{e}");
     }
 }
+
+/// The fixture cooked with user channel and surface paint strokes.
+fn cooked_painted() -> PreparedTerrain {
+    let r = Document::parse(RECIPE, "t").unwrap().recipe().clone();
+    let never = AtomicBool::new(false);
+    let g = &mut GraphCache::default();
+    let base = prepare_base(&r, Quality::Final, g, &|_, _| {}, &never).unwrap();
+    let mut session = finish(&r, base, None).unwrap().1.unwrap();
+    for stroke in [
+        json!({"type": "user_channel", "channel": 1, "value": 0.6, "radius": 9, "center": [20, 30]}),
+        json!({"type": "user_channel", "channel": 2, "value": 7, "mode": "id", "radius": 5,
+               "center": [44, 12]}),
+        json!({"type": "paint_surface", "surface": "sand", "mode": "blend", "strength": 0.7,
+               "radius": 8, "center": [32, 32]}),
+    ] {
+        session.apply_stroke(&stroke).unwrap();
+    }
+    let r = session.recipe().clone();
+    prepare(&r, Quality::Final, g, &|_, _| {}, &never, None).unwrap()
+}
+
+#[test]
+fn cook_then_load_keeps_the_painted_layers() {
+    let p = cooked_painted();
+    let s = &p.scatter_source;
+    let n = p.field.grid().sample_count();
+    assert_eq!(s.paint.user_bytes().len(), n * 4, "user channels painted");
+    assert!(!s.paint.weight_bytes().is_empty(), "surface painted");
+    assert_eq!(
+        s.classified.len(),
+        n,
+        "classified roles kept under the paint"
+    );
+    let bytes = encode(&p);
+    let (meta, _) = split(&bytes);
+    assert_eq!(meta["paint"], json!({"user": true, "weights": true}));
+    let q = decode(&bytes, "t.terrain.bin").unwrap();
+    assert_eq!(q.scatter_source.paint, s.paint);
+    assert_eq!(q.scatter_source.classified, s.classified);
+    assert_eq!(encode(&q), bytes, "re-encoding gives the same bytes");
+    // Unpainted terrains announce nothing.
+    assert!(split(&encode(&cooked())).0.get("paint").is_none());
+}
+
+#[test]
+fn a_corrupt_paint_section_is_a_located_error() {
+    let p = cooked_painted();
+    let (meta, rest) = split(&encode(&p));
+    let n = p.field.grid().sample_count();
+    assert!(decode(&forge(5, &meta, &rest), "t").is_ok());
+    // The last section is the classified roles, after the weights (10 bytes per sample).
+    let mut bad = rest.clone();
+    let last = bad.len() - 1;
+    bad[last] = 9;
+    let e = error(&forge(5, &meta, &bad));
+    assert!(
+        e.contains(&format!(
+            "paint.classified[{}]: role 9 does not exist",
+            n - 1
+        )),
+        "{e}"
+    );
+    let mut bad = rest.clone();
+    let at = rest.len() - n - 10 * n + 10 * 5;
+    bad[at] = bad[at].wrapping_add(1);
+    let e = error(&forge(5, &meta, &bad));
+    assert!(
+        e.contains("the surface weights of sample 5 do not sum to 255"),
+        "{e}"
+    );
+    let e = error(&forge(5, &meta, &rest[..rest.len() - 3]));
+    assert!(e.contains("truncated payload: the painted layers"), "{e}");
+    let mut m = meta.clone();
+    m["paint"]["user"] = json!(1);
+    let e = error(&forge(5, &m, &rest));
+    assert!(
+        e.contains("t.terrain.bin: meta.paint.user: must be true or false"),
+        "{e}"
+    );
+}

@@ -28,6 +28,12 @@ pub struct ScatterSource {
     /// The biome rules and climate the terrain was classified with; `None` for payloads
     /// cooked before they were stored (their sessions keep the cooked biome ids).
     pub biome_rules: Option<BiomeRules>,
+    /// The painted layers (user channels and surface paint weights) the terrain was cooked
+    /// with: a cooked terrain's queries, shader and edit session start from them.
+    pub paint: crate::edit::paint::PaintLayers,
+    /// The classified (unpainted) role per sample when surface paint is present (the paint's
+    /// generated slot goes to it); empty otherwise.
+    pub classified: Vec<u8>,
 }
 
 /// What re-resolving biomes and moisture needs on a terrain without its recipe.
@@ -87,6 +93,14 @@ impl ScatterSource {
                 .map_or_else(|| FoliageMaps::new(samples), |s| s.foliage_maps().clone()),
             protection,
             biome_rules: Some(BiomeRules::of(recipe, rules_applied)),
+            paint: session.map_or_else(
+                || crate::edit::paint::PaintLayers::new(samples),
+                |s| s.paint().clone(),
+            ),
+            classified: session
+                .filter(|s| !s.paint().weight_bytes().is_empty())
+                .and_then(|s| s.surface_state())
+                .map_or_else(Vec::new, |st| st.classification().role_ids()),
         }
     }
 

@@ -88,6 +88,8 @@ pub struct EditSession {
     regions: Vec<u16>,
     /// User channels and surface paint (`crate::edit::paint`), replayed from the paint strokes.
     paint: crate::edit::paint::PaintLayers,
+    /// The layers the paint strokes paint over (a cooked terrain's; default otherwise).
+    base_paint: crate::edit::paint::PaintLayers,
     biome_names: Vec<String>,
     edits: Vec<Stroke>,
     exclusions: Vec<Stroke>,
@@ -164,6 +166,7 @@ impl EditSession {
             protection: vec![0.0; n],
             regions: vec![0; n],
             paint: crate::edit::paint::PaintLayers::new(n),
+            base_paint: crate::edit::paint::PaintLayers::new(n),
             base_exclusion: vec![0.0; n],
             base_regions: vec![0; n],
             biome_names,

@@ -312,3 +312,49 @@ fn a_cooked_session_reads_the_recipes_sea_level() {
         "the stroke moved no role"
     );
 }
+
+#[test]
+fn a_cooked_session_paints_over_the_payloads_painted_layers() {
+    let r = two_biomes(1e4);
+    let mut s = session(r, &prepared(&two_biomes(1e4)), false);
+    for stroke in [
+        json!({"type": "user_channel", "channel": 0, "value": 0.5, "radius": 10, "center": [30, 30]}),
+        json!({"type": "paint_surface", "surface": "sand", "mode": "dither", "strength": 0.8,
+               "radius": 9, "center": [60, 40]}),
+    ] {
+        s.apply_stroke(&stroke).unwrap();
+    }
+    let r = s.recipe().clone();
+    let p = prepared(&r);
+    let cooked_p =
+        crate::formats::payload::decode(&crate::formats::payload::encode(&p), "t.terrain.bin")
+            .unwrap();
+    let mut uncooked = session(r, &p, false);
+    let mut cooked = session(cooked_recipe_of(&cooked_p), &cooked_p, true);
+    cooked
+        .set_base_paint(&cooked_p.scatter_source.paint)
+        .unwrap();
+    assert_eq!(cooked.paint(), uncooked.paint(), "the payload's paint");
+    let roles = |s: &EditSession| s.surface().unwrap().role_ids.clone();
+    assert_eq!(
+        roles(&cooked),
+        roles(&uncooked),
+        "painted sand in the roles"
+    );
+    let base = cooked.paint().clone();
+    let over = json!({"type": "user_channel", "channel": 0, "value": 1, "radius": 6,
+                      "center": [34, 30]});
+    for s in [&mut cooked, &mut uncooked] {
+        s.apply_stroke(&over).unwrap();
+    }
+    assert_eq!(cooked.paint(), uncooked.paint(), "painting over it");
+    assert_ne!(*cooked.paint(), base);
+    assert!(cooked.undo().is_some());
+    assert_eq!(
+        *cooked.paint(),
+        base,
+        "undo comes back to the payload's paint"
+    );
+    let wrong = crate::edit::paint::PaintLayers::new(3);
+    assert!(cooked.set_base_paint(&wrong).is_err());
+}

@@ -293,7 +293,7 @@ fn payload_seeds() -> &'static [Vec<u8>] {
 }
 
 /// A format-5 scatter source: the palette of the seed's rules with a foliage type, a painted
-/// density map and a protection mask, so mutations reach that section too.
+/// density map, a protection mask and painted layers, so mutations reach those sections too.
 fn scatter_source(n: usize) -> ridgeline_core::pipeline::ScatterSource {
     let palette = ridgeline_core::scatter::Palette::parse(
         &serde_json::json!({"format_version": 3, "name": "Fuzz",
@@ -311,6 +311,15 @@ fn scatter_source(n: usize) -> ridgeline_core::pipeline::ScatterSource {
         foliage_density: density,
         protection: (0..n).map(|i| (i % 2) as f32).collect(),
         biome_rules: None,
+        paint: ridgeline_core::edit::paint::PaintLayers::from_bytes(
+            n,
+            (0..n * 4).map(|i| (i % 251) as u8).collect(),
+            (0..n * 10)
+                .map(|i| if i % 10 == (i / 10) % 10 { 255 } else { 0 })
+                .collect(),
+        )
+        .expect("paint"),
+        classified: (0..n).map(|i| (i % 9) as u8).collect(),
     }
 }
 

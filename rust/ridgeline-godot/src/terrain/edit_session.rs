@@ -120,6 +120,13 @@ impl Terrain3D {
                 .classify_surface(&core, prepared.field.height_range(), cooked)
                 .map_err(|e| e.to_string())?;
         }
+        // Painted layers (a cooked payload's user channels and surface paint) are what paint
+        // strokes paint over; after classifying, so painted surfaces reach the roles.
+        if !prepared.scatter_source.paint.is_empty() {
+            session
+                .set_base_paint(&prepared.scatter_source.paint)
+                .map_err(|e| e.to_string())?;
+        }
         // Edits refilter the shown placements (they are already filtered: refiltering only
         // removes, and undo restores from these).
         if session.scatter().is_none() && !prepared.scatter.is_empty() {

@@ -227,9 +227,12 @@ fn build(
         scatter_source,
     } = prepared;
     report(0.85, "meshing chunks and collision");
-    let paint = Arc::new(super::paint_state::PaintState::new(
-        field.grid().sample_count(),
-    ));
+    // A cooked terrain starts painted as it was cooked (an uncooked one gets its session's
+    // paint after this).
+    let paint = Arc::new(super::paint_state::PaintState {
+        layers: scatter_source.paint.clone(),
+        classified: scatter_source.classified.clone(),
+    });
     let chunks = ChunkData::build(&field);
     report(1.0, "done");
     let prepared = Prepared {

@@ -18,14 +18,6 @@ pub struct PaintState {
 }
 
 impl PaintState {
-    /// Nothing painted on a grid of `samples` samples.
-    pub fn new(samples: usize) -> Self {
-        Self {
-            layers: PaintLayers::new(samples),
-            classified: Vec::new(),
-        }
-    }
-
     /// The session's paint and classification.
     pub fn of_session(s: &EditSession) -> Self {
         let mut out = Self {

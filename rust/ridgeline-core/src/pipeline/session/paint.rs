@@ -30,14 +30,40 @@ impl EditSession {
         &self.paint
     }
 
-    /// Replays the painted layers on `rect` from their defaults.
+    /// Gives the session the painted layers its paint strokes paint over (a cooked terrain's,
+    /// from its payload): the layers become them, replayed under the session's own paint
+    /// strokes, and undo comes back to them. Call it after `classify_surface` so the painted
+    /// surfaces reach the published roles. Layers of another grid are an error.
+    pub fn set_base_paint(&mut self, base: &PaintLayers) -> Result<()> {
+        if base.samples() != self.grid.sample_count() {
+            return Err(Error::invalid(
+                "base paint",
+                format!(
+                    "has {} samples; the grid has {}",
+                    base.samples(),
+                    self.grid.sample_count()
+                ),
+            ));
+        }
+        self.base_paint = base.clone();
+        let all = self.all();
+        self.replay_paint(all);
+        self.publish_paint(all);
+        Ok(())
+    }
+
+    /// Replays the painted layers on `rect` from their base (defaults, or a cooked terrain's).
     pub(super) fn replay_paint(&mut self, rect: Rect) {
         if rect.is_empty() {
             return;
         }
         let [w, _] = self.grid.samples();
         let mut paint = std::mem::take(&mut self.paint);
-        paint.clear(rect, w);
+        if self.base_paint.is_empty() {
+            paint.clear(rect, w);
+        } else {
+            paint.copy_rect(&self.base_paint, rect, w);
+        }
         for i in self.order(List::Regions) {
             let s = &self.painted[i];
             if s.is_paint() && s.footprint(&self.grid).intersects(&rect) {
