@@ -42,7 +42,8 @@ func test_sculpting_a_cooked_terrain_re_resolves_biomes_like_its_recipe() -> voi
 	var before := _biomes(st)
 	assert_eq(_biomes(ct), before, "the same biomes before")
 	assert_true(before.has(&"meadow") and before.has(&"alpine"), "both biomes present")
-	assert_eq(_keys(ct), _keys(st), "the same placements before")
+	var before_keys := _keys(ct)
+	assert_eq(before_keys, _keys(st), "the same placements before")
 	# Raise the lowest sampled meadow ground well above the alpine line.
 	var at := Vector3(-1, 0, -1)
 	var lowest := INF
@@ -59,6 +60,8 @@ func test_sculpting_a_cooked_terrain_re_resolves_biomes_like_its_recipe() -> voi
 	assert_eq(st.get_biome(st.to_global(at)), &"alpine", "the raised ground turned alpine")
 	assert_eq(_biomes(ct), _biomes(st), "the cooked terrain re-resolves biomes like the recipe")
 	assert_eq(_keys(ct), _keys(st), "and refilters the same placements")
+	var rocks := func(keys: Array) -> int: return keys.filter(func(k: String) -> bool: return k.contains(":rock:")).size()
+	assert_true(rocks.call(_keys(ct)) > rocks.call(before_keys), "alpine rocks grow on the raised ground (the payload keeps the spaced sites)")
 	assert_true(ct.undo_stroke(), "undone")
 	assert_eq(_biomes(ct), before, "undo restores the cooked biomes")
 

@@ -110,6 +110,9 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     ) {
         m.insert("paint".into(), v);
     }
+    if let (Some(b), Some(m)) = (super::payload_scatter::base_sites(p), meta.as_object_mut()) {
+        m.insert("scatter_base".into(), super::payload_scatter::base_meta(b));
+    }
     let meta = meta.to_string();
     let mut body = Vec::new();
     body.extend_from_slice(&(meta.len() as u32).to_le_bytes());
@@ -156,6 +159,9 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     super::payload_scatter::write(&p.scatter, &mut body);
     super::payload_scatter_source::write(&p.scatter_source, &mut body);
     super::payload_paint::write(&p.scatter_source, &mut body);
+    if let Some(b) = super::payload_scatter::base_sites(p) {
+        super::payload_scatter::write(b, &mut body);
+    }
     let mut out = Vec::with_capacity(body.len() + 64);
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
@@ -273,9 +279,10 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         let rules =
             super::payload_biome_rules::read(&meta, version, &m.biomes, &m.default_biome, source)?;
         let paint = super::payload_paint::read_meta(&meta, version, source)?;
-        Ok((m, a, rules, paint))
+        let sites = super::payload_scatter::read_base_meta(&meta, source)?;
+        Ok((m, a, rules, (paint, sites)))
     });
-    let (meta, announced, biome_rules, paint) = announced?;
+    let (meta, announced, biome_rules, (paint, sites)) = announced?;
     let grid = meta.grid;
     let [cells_x, _] = grid.cells();
     let n = grid.sample_count();
@@ -405,6 +412,19 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         .ok_or_else(|| bad(source, "corrupt paint section size"))?;
     let layers = b.take(bytes, "the painted layers")?;
     super::payload_paint::read(paint, layers, n, source, &mut scatter_source)?;
+    if let Some(count) = sites {
+        let bytes = count
+            .checked_mul(super::payload_scatter::PLACEMENT_BYTES)
+            .ok_or_else(|| bad(source, "corrupt scatter base count"))?;
+        let mut base = crate::scatter::Scatter {
+            palette: scatter.palette.clone(),
+            rules: scatter.rules.clone(),
+            ..Default::default()
+        };
+        let at = b.take(bytes, "the scatter base sites")?;
+        super::payload_scatter::read(&mut base, at, grid.size(), source)?;
+        scatter_source.base_placements = Some(std::sync::Arc::new(base));
+    }
     if b.pos != body.len() {
         return Err(bad(source, "the body is longer than its contents"));
     }

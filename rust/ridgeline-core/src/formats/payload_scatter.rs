@@ -127,6 +127,38 @@ pub(crate) fn read(s: &mut Scatter, bytes: &[u8], size: [f32; 2], source: &str) 
     Ok(())
 }
 
+/// The base sites of `p` worth storing (format 5, optional `meta.scatter_base`): what
+/// refiltering after a runtime edit starts from, when they differ from the shown placements.
+pub(crate) fn base_sites(p: &crate::pipeline::PreparedTerrain) -> Option<&Scatter> {
+    p.scatter_source
+        .base_placements
+        .as_deref()
+        .filter(|b| b.rules == p.scatter.rules && b.placements != p.scatter.placements)
+}
+
+/// The `meta.scatter_base` value for `base`.
+pub(crate) fn base_meta(base: &Scatter) -> Value {
+    json!({ "count": base.placements.len() })
+}
+
+/// The base site count `meta.scatter_base` announces (`None` when absent: refiltering starts
+/// from the shown placements).
+pub(crate) fn read_base_meta(meta: &Value, source: &str) -> Result<Option<usize>> {
+    let Some(v) = meta.get("scatter_base") else {
+        return Ok(None);
+    };
+    v.get("count")
+        .and_then(Value::as_u64)
+        .filter(|_| v.as_object().is_some_and(|o| o.len() == 1))
+        .map(|c| Some(c as usize))
+        .ok_or_else(|| {
+            Error::invalid(
+                format!("{source}: meta.scatter_base"),
+                "must be {\"count\": whole number}; the payload is corrupt, cook the terrain again",
+            )
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::payload::{decode, encode};

@@ -36,7 +36,14 @@ fn cooked() -> PreparedTerrain {
     let protect = json!({"type": "protect", "radius": 6, "center": [40, 40], "falloff": 0.5});
     session.apply_stroke(&protect).unwrap();
     let r = session.recipe().clone();
-    prepare(&r, Quality::Final, g, &|_, _| {}, &never, None).unwrap()
+    without_sites(prepare(&r, Quality::Final, g, &|_, _| {}, &never, None).unwrap())
+}
+
+/// `p` without its base sites (the last section of the body, tested on its own), so the
+/// section tests can count bytes from the end.
+fn without_sites(mut p: PreparedTerrain) -> PreparedTerrain {
+    std::sync::Arc::make_mut(&mut p.scatter_source).base_placements = None;
+    p
 }
 
 /// The grass instances of the whole terrain as foliage placement sees `p`'s source.
@@ -238,7 +245,7 @@ fn cooked_painted() -> PreparedTerrain {
         session.apply_stroke(&stroke).unwrap();
     }
     let r = session.recipe().clone();
-    prepare(&r, Quality::Final, g, &|_, _| {}, &never, None).unwrap()
+    without_sites(prepare(&r, Quality::Final, g, &|_, _| {}, &never, None).unwrap())
 }
 
 #[test]
@@ -297,6 +304,57 @@ fn a_corrupt_paint_section_is_a_located_error() {
     let e = error(&forge(5, &m, &rest));
     assert!(
         e.contains("t.terrain.bin: meta.paint.user: must be true or false"),
+        "{e}"
+    );
+}
+
+#[test]
+fn cook_then_load_keeps_the_base_sites_and_refuses_corrupt_ones() {
+    // Pines only where the climate suits them: the sites hold more than the placements.
+    let text = RECIPE.replace(
+        r#""spacing": 4}"#,
+        r#""spacing": 4, "moisture": [0.4, 0.6]}"#,
+    );
+    let r = Document::parse(&text, "t").unwrap().recipe().clone();
+    let never = AtomicBool::new(false);
+    let g = &mut GraphCache::default();
+    let p = prepare(&r, Quality::Final, g, &|_, _| {}, &never, None).unwrap();
+    let sites = p.scatter_source.base_placements.clone().unwrap();
+    assert!(
+        sites.placements.len() > p.scatter.placements.len(),
+        "sites hold more"
+    );
+    let bytes = encode(&p);
+    let (meta, rest) = split(&bytes);
+    assert_eq!(
+        meta["scatter_base"],
+        json!({"count": sites.placements.len()})
+    );
+    let q = decode(&bytes, "t.terrain.bin").unwrap();
+    let loaded = q.scatter_source.base_placements.clone().unwrap();
+    assert_eq!(loaded.placements, sites.placements);
+    assert_eq!(loaded.rules, sites.rules);
+    assert_eq!(encode(&q), bytes, "re-encoding gives the same bytes");
+    // The last site's rule index is corrupt.
+    let mut bad = rest.clone();
+    let at = rest.len() - 30;
+    bad[at..at + 2].copy_from_slice(&9u16.to_le_bytes());
+    let e = error(&forge(5, &meta, &bad));
+    let k = sites.placements.len() - 1;
+    assert!(
+        e.contains(&format!("scatter[{k}]: rule 9 does not exist")),
+        "{e}"
+    );
+    let e = error(&forge(5, &meta, &rest[..rest.len() - 30]));
+    assert!(
+        e.contains("truncated payload: the scatter base sites"),
+        "{e}"
+    );
+    let mut m = meta.clone();
+    m["scatter_base"] = json!({"count": "many"});
+    let e = error(&forge(5, &m, &rest));
+    assert!(
+        e.contains("t.terrain.bin: meta.scatter_base: must be"),
         "{e}"
     );
 }

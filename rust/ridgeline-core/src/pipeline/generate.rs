@@ -235,10 +235,12 @@ fn finish_keeping_state(
         let range = base.field.height_range();
         let mut kept = None;
         classify(recipe, &mut base, range, Some(&mut kept))?;
-        super::scatter::resolve(recipe, &mut base, kept.as_ref(), None)?;
+        let sites = super::scatter::resolve(recipe, &mut base, kept.as_ref(), None)?;
         let n = base.field.grid().sample_count();
         let rules = recipe.graph.is_none() || base.sources.rules;
-        base.scatter_source = Arc::new(super::ScatterSource::of(recipe, None, n, rules));
+        let mut source = super::ScatterSource::of(recipe, None, n, rules);
+        source.base_placements = sites;
+        base.scatter_source = Arc::new(source);
         if let Some(slot) = state {
             *slot = kept;
         }
@@ -260,14 +262,15 @@ fn finish_keeping_state(
     if let Some(s) = session.surface() {
         out.surface = s.clone();
     }
-    if let Some(base) =
-        super::scatter::resolve(recipe, &mut out, session.surface_state(), Some(&session))?
-    {
-        session.attach_scatter(base, out.scatter.clone());
+    let sites = super::scatter::resolve(recipe, &mut out, session.surface_state(), Some(&session))?;
+    if let Some(base) = &sites {
+        session.attach_scatter(base.clone(), out.scatter.clone());
     }
     let n = out.field.grid().sample_count();
     let rules = recipe.graph.is_none() || out.sources.rules;
-    out.scatter_source = Arc::new(super::ScatterSource::of(recipe, Some(&session), n, rules));
+    let mut source = super::ScatterSource::of(recipe, Some(&session), n, rules);
+    source.base_placements = sites;
+    out.scatter_source = Arc::new(source);
     Ok((out, Some(session)))
 }
 

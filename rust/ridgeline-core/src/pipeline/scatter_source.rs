@@ -34,6 +34,11 @@ pub struct ScatterSource {
     /// The classified (unpainted) role per sample when surface paint is present (the paint's
     /// generated slot goes to it); empty otherwise.
     pub classified: Vec<u8>,
+    /// What refiltering after an edit starts from (`EditSession::attach_scatter`'s `base`):
+    /// every spaced site before the environment filters, so a stroke that makes ground
+    /// suitable grows the rule's placements there. `None`: the shown placements themselves
+    /// (refiltering can then only remove).
+    pub base_placements: Option<Arc<crate::scatter::Scatter>>,
 }
 
 /// What re-resolving biomes and moisture needs on a terrain without its recipe.
@@ -101,6 +106,7 @@ impl ScatterSource {
                 .filter(|s| !s.paint().weight_bytes().is_empty())
                 .and_then(|s| s.surface_state())
                 .map_or_else(Vec::new, |st| st.classification().role_ids()),
+            base_placements: None,
         }
     }
 

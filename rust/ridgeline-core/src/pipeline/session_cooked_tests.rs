@@ -358,3 +358,45 @@ fn a_cooked_session_paints_over_the_payloads_painted_layers() {
     let wrong = crate::edit::paint::PaintLayers::new(3);
     assert!(cooked.set_base_paint(&wrong).is_err());
 }
+
+#[test]
+fn a_cooked_session_grows_placements_from_the_stored_sites() {
+    let (r, p, cooked_p) = cooked_two_biomes();
+    let sites = p.scatter_source.base_placements.clone().unwrap();
+    assert!(sites.placements.len() > p.scatter.placements.len());
+    let loaded = cooked_p.scatter_source.base_placements.clone().unwrap();
+    assert_eq!(
+        loaded.placements, sites.placements,
+        "the payload keeps the sites"
+    );
+    let with_sites = |recipe: Recipe, q: &PreparedTerrain, cooked: bool| {
+        let mut s = session(recipe, q, cooked);
+        let base = q.scatter_source.base_placements.clone().unwrap();
+        s.attach_scatter(base, q.scatter.clone());
+        s
+    };
+    let mut uncooked = with_sites(r, &p, false);
+    let mut cooked = with_sites(cooked_recipe_of(&cooked_p), &cooked_p, true);
+    let rocks = |s: &EditSession| {
+        let sc = s.scatter().unwrap();
+        let rock = sc.rules.iter().position(|id| id == "rock").unwrap() as u16;
+        sc.placements.iter().filter(|q| q.rule == rock).count()
+    };
+    let before = rocks(&cooked);
+    let raise =
+        json!({"type": "raise", "radius": 14, "center": [48, 48], "strength": 1, "amount": 8});
+    for s in [&mut uncooked, &mut cooked] {
+        s.apply_stroke(&raise).unwrap();
+    }
+    assert!(
+        rocks(&cooked) > before,
+        "alpine rocks grow on the raised ground"
+    );
+    let placed = |s: &EditSession| s.scatter().unwrap().placements.clone();
+    assert!(
+        placed(&cooked) == placed(&uncooked),
+        "the recipe's placements"
+    );
+    assert!(cooked.undo().is_some());
+    assert_eq!(rocks(&cooked), before);
+}

@@ -320,6 +320,7 @@ fn scatter_source(n: usize) -> ridgeline_core::pipeline::ScatterSource {
         )
         .expect("paint"),
         classified: (0..n).map(|i| (i % 9) as u8).collect(),
+        base_placements: None,
     }
 }
 

@@ -127,10 +127,13 @@ impl Terrain3D {
                 .set_base_paint(&prepared.scatter_source.paint)
                 .map_err(|e| e.to_string())?;
         }
-        // Edits refilter the shown placements (they are already filtered: refiltering only
-        // removes, and undo restores from these).
-        if session.scatter().is_none() && !prepared.scatter.is_empty() {
-            session.attach_scatter(prepared.scatter.clone(), prepared.scatter.clone());
+        // Edits refilter the shown placements from the base sites (every spaced site before
+        // the environment filters, so suitable ground grows placements; undo restores the same
+        // identities); without stored sites, from the shown placements (only removes).
+        let sites = prepared.scatter_source.base_placements.clone();
+        if session.scatter().is_none() && (!prepared.scatter.is_empty() || sites.is_some()) {
+            let base = sites.unwrap_or_else(|| prepared.scatter.clone());
+            session.attach_scatter(base, prepared.scatter.clone());
         }
         let session = Arc::new(Mutex::new(session));
         Arc::make_mut(prepared).edits = Some(session.clone());
