@@ -447,68 +447,6 @@ impl EditSession {
         })
     }
 
-    /// Enables or disables a layer; its strokes stay stored. Recorded in the history.
-    pub fn set_layer_enabled(&mut self, id: &str, enabled: bool) -> Result<Change> {
-        let Some(pos) = self.recipe.layers.iter().position(|l| l.id == id) else {
-            let ids: Vec<&str> = self.recipe.layers.iter().map(|l| l.id.as_str()).collect();
-            return Err(Error::invalid(
-                "layer",
-                format!("no layer `{id}`; layers are {}", ids.join(", ")),
-            ));
-        };
-        if self.recipe.layers[pos].enabled == enabled {
-            return Ok(Change::default());
-        }
-        self.recipe.layers[pos].enabled = enabled;
-        let layer = self.recipe.layers[pos].clone();
-        let list = match layer.kind.as_str() {
-            "exclusions" => List::Exclusions,
-            "biomes" => List::Regions,
-            "generation" => {
-                // The generation layer freezes/thaws the base; heights are replayed fully.
-                List::Edits
-            }
-            _ => List::Edits,
-        };
-        let in_layer = || {
-            self.list(list)
-                .iter()
-                .filter(|s| self.effective_layer(s, list) == Some(id))
-        };
-        let fp = in_layer().fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
-        let holes = in_layer()
-            .filter(|s| s.is_hole())
-            .fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
-        let holes = cells_of(holes, &self.grid);
-        self.commit(
-            RecordKind::Layer {
-                id: id.to_string(),
-                enabled,
-            },
-            list,
-            fp,
-            holes,
-        )
-        .map(|mut change| {
-            if list == List::Regions {
-                let p = self.refresh_layer_paint(id);
-                merge_paint(&mut change, &p);
-            }
-            change
-        })
-        .map_err(|(i, o)| {
-            self.recipe.layers[pos].enabled = !enabled;
-            Error::invalid(
-                "layer",
-                format!(
-                    "{} `{id}` would make recipe.{}[{i}] fail: it {o}; nothing was changed",
-                    if enabled { "enabling" } else { "disabling" },
-                    list.key(),
-                ),
-            )
-        })
-    }
-
     /// Undoes the last edit: restores the recipe and the stored before-values (paint strokes:
     /// replays their footprint without them).
     pub fn undo(&mut self) -> Option<Change> {

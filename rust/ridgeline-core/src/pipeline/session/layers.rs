@@ -1,11 +1,15 @@
-//! Adding, renaming and removing layers of an edit session. Each is one undo step that changes
-//! only the recipe's layer list: a new layer is empty, a renamed one keeps its id (strokes and
-//! rules refer to ids), and only an empty user layer can be removed, so none of them moves a
-//! sample.
+//! Adding, renaming, removing, enabling and disabling layers of an edit session. Each is one
+//! undo step. Adding, renaming and removing change only the recipe's layer list: a new layer is
+//! empty, a renamed one keeps its id (strokes and rules refer to ids), and only an empty user
+//! layer can be removed, so none of them moves a sample. Enabling or disabling replays the
+//! layer's strokes' footprint.
 
-use super::{Change, EditSession};
+use super::{Change, EditSession, merge_paint};
+use crate::edit::apply::cells_of;
 use crate::edit::history::{Record, RecordKind};
 use crate::edit::layer::{LAYER_KINDS, Layer};
+use crate::edit::rect::Rect;
+use crate::edit::stroke::List;
 use crate::error::{Error, Result};
 
 /// Longest layer name, in characters.
@@ -15,6 +19,68 @@ pub const MAX_LAYER_NAME: usize = 64;
 pub const USER_LAYER_KINDS: [&str; 4] = ["biomes", "sculpt", "protection", "exclusions"];
 
 impl EditSession {
+    /// Enables or disables a layer; its strokes stay stored. Recorded in the history.
+    pub fn set_layer_enabled(&mut self, id: &str, enabled: bool) -> Result<Change> {
+        let Some(pos) = self.recipe.layers.iter().position(|l| l.id == id) else {
+            let ids: Vec<&str> = self.recipe.layers.iter().map(|l| l.id.as_str()).collect();
+            return Err(Error::invalid(
+                "layer",
+                format!("no layer `{id}`; layers are {}", ids.join(", ")),
+            ));
+        };
+        if self.recipe.layers[pos].enabled == enabled {
+            return Ok(Change::default());
+        }
+        self.recipe.layers[pos].enabled = enabled;
+        let layer = self.recipe.layers[pos].clone();
+        let list = match layer.kind.as_str() {
+            "exclusions" => List::Exclusions,
+            "biomes" => List::Regions,
+            "generation" => {
+                // The generation layer freezes/thaws the base; heights are replayed fully.
+                List::Edits
+            }
+            _ => List::Edits,
+        };
+        let in_layer = || {
+            self.list(list)
+                .iter()
+                .filter(|s| self.effective_layer(s, list) == Some(id))
+        };
+        let fp = in_layer().fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
+        let holes = in_layer()
+            .filter(|s| s.is_hole())
+            .fold(Rect::EMPTY, |acc, s| acc.union(&s.footprint(&self.grid)));
+        let holes = cells_of(holes, &self.grid);
+        self.commit(
+            RecordKind::Layer {
+                id: id.to_string(),
+                enabled,
+            },
+            list,
+            fp,
+            holes,
+        )
+        .map(|mut change| {
+            if list == List::Regions {
+                let p = self.refresh_layer_paint(id);
+                merge_paint(&mut change, &p);
+            }
+            change
+        })
+        .map_err(|(i, o)| {
+            self.recipe.layers[pos].enabled = !enabled;
+            Error::invalid(
+                "layer",
+                format!(
+                    "{} `{id}` would make recipe.{}[{i}] fail: it {o}; nothing was changed",
+                    if enabled { "enabling" } else { "disabling" },
+                    list.key(),
+                ),
+            )
+        })
+    }
+
     /// Appends an enabled, empty layer of `kind` named `name` (evaluated after the existing
     /// layers of its kind) and returns its id: `name` in lower case with runs of other characters
     /// as `_`, made unique with a number. Recorded in the history.
