@@ -25,7 +25,7 @@ pub struct Target {
 
 fn describe(applied: &Applied, id: &str, version: u64, target: &str) -> String {
     let r = &applied.recipe;
-    let strokes = r.regions.len() + r.edits.len() + r.exclusions.len();
+    let strokes = r.stroke_count();
     let mut s = format!(
         "applied {id} (v{version}) to {target}: {} × {} units, {} × {} cells, seed {}",
         r.size[0], r.size[1], r.resolution[0], r.resolution[1], r.seed

@@ -226,10 +226,13 @@ impl Recipe {
 
     /// True when the recipe holds brush strokes (edits, exclusions, regions or foliage paint).
     pub fn has_strokes(&self) -> bool {
-        !(self.edits.is_empty()
-            && self.exclusions.is_empty()
-            && self.regions.is_empty()
-            && self.foliage_paint.is_empty())
+        self.stroke_count() > 0
+    }
+
+    /// The number of brush strokes (edits, exclusions, regions and foliage paint): what a
+    /// grid change asks to keep or clear.
+    pub fn stroke_count(&self) -> usize {
+        self.edits.len() + self.exclusions.len() + self.regions.len() + self.foliage_paint.len()
     }
 
     /// Removes every stroke (layers stay).

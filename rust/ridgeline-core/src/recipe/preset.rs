@@ -306,7 +306,7 @@ impl Preset {
         };
         let grid_changed =
             new_size.as_ref() != old.get("size") || new_res.as_ref() != old.get("resolution");
-        let strokes = author.regions.len() + author.edits.len() + author.exclusions.len();
+        let strokes = author.stroke_count();
         let mut keep = true;
         if grid_changed && strokes > 0 {
             let protect = author

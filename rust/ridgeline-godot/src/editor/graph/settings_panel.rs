@@ -280,8 +280,7 @@ impl SettingsPanel {
 
     /// Asks keep or clear before Apply changes the grid from `old`'s under its strokes.
     pub fn ask_regrid(&mut self, old: &Recipe, new: &Recipe) {
-        let strokes =
-            old.regions.len() + old.edits.len() + old.exclusions.len() + old.foliage_paint.len();
+        let strokes = old.stroke_count();
         self.confirm.set_text(&format!(
             "Apply changes the grid from {} × {} m, {} × {} cells (chunks of {}) to {} × {} m, \
              {} × {} cells (chunks of {}) and the recipe holds {strokes} strokes.\n\n\
