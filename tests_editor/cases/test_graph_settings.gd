@@ -175,3 +175,28 @@ func test_a_grid_change_under_strokes_asks_keep_or_clear() -> void:
 	await frames(2)
 	t.call("wait_for_generation")
 	await press("Reload")
+
+
+func test_renaming_a_landform_follows_into_the_graph() -> void:
+	await _setup()
+	await click_button(["landforms"], 0)
+	var names: Array = settings()["landforms"].keys()
+	assert_eq(names.size(), 1, "a landform added: %s" % [names])
+	var old: String = names[0]
+	var graph := {"format_version": 1, "output": "out", "nodes": [
+		{"id": "shape", "type": "landform", "params": {"landform": old}},
+		{"id": "out", "type": "terrain_output", "position": [300, 0], "inputs": {"heightfield": "shape"}}]}
+	assert_true(plugin.call("set_graph_draft", JSON.stringify(graph)), "a graph naming it: %s" % message())
+	await frames(2)
+	var steps: int = plugin.call("get_graph_undo_count")
+	await type_into(["landforms", old], "downs", 0)
+	assert_true(settings()["landforms"].has("downs"), "renamed: %s" % message())
+	var draft: Dictionary = JSON.parse_string(plugin.call("get_graph_draft"))
+	assert_eq(draft["nodes"][0]["params"]["landform"], "downs", "the Landform node follows")
+	assert_eq(int(plugin.call("get_graph_undo_count")), steps + 1, "one Undo graph step")
+	assert_true(plugin.call("get_graph_problems").is_empty(), "no dangling name: %s" % [plugin.call("get_graph_problems")])
+	await press("UndoGraph")
+	draft = JSON.parse_string(plugin.call("get_graph_draft"))
+	assert_eq(draft["nodes"][0]["params"]["landform"], old, "undo brings the node's name back")
+	assert_true(settings()["landforms"].has(old), "and the landform's")
+	await press("Reload")

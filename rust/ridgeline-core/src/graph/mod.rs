@@ -12,6 +12,7 @@
 //! An input names its source as `"node"` (the source's first output) or `"node:pin"`.
 
 pub mod draft;
+mod draft_renames;
 mod draft_sources;
 pub mod eval;
 pub mod history;

@@ -80,10 +80,26 @@ impl RidgelineEditorPlugin {
         if column == 0 {
             let name = item.get_text(0).to_string();
             let mut renamed = None;
-            self.settings_edit(&format!("Rename {}", path_label(&path)), |s| {
+            let taken = self.settings_edit(&format!("Rename {}", path_label(&path)), |s| {
                 renamed = Some(s.rename(&path, &name)?);
                 Ok(())
             });
+            // A renamed landform keeps the Landform nodes naming it (the same undo step: the
+            // history snapshot holds the draft from before).
+            if let (true, [Step::Key(top), Step::Key(old)], Some(new)) = (
+                taken,
+                path.as_slice(),
+                renamed.as_ref().and_then(|p| p.last()),
+            ) && top == "landforms"
+                && let Step::Key(new) = new
+            {
+                let plugin = self.to_gd().upcast::<Object>();
+                if let Some(w) = &mut self.graph
+                    && w.draft.rename_landform(old, new) > 0
+                {
+                    w.refresh(&plugin);
+                }
+            }
             self.settings_focus(renamed);
             return;
         }
