@@ -88,6 +88,8 @@ fn brush_json_round_trips_and_tolerates_junk() {
         slope_min: 10.0,
         slope_max: 35.0,
         density: 0.25,
+        water_depth: 3.5,
+        water_level: 0.0,
     };
     assert_eq!(Brush::from_json(&b.to_json()), b);
     assert_eq!(Brush::from_json(&json!({"size": "big"})), Brush::default());
