@@ -108,6 +108,12 @@ impl WaterLayer {
         self.d.iter().map(|&f| f * MAX_WATER_DEPTH).collect()
     }
 
+    /// The depths (metres) of every sample once water was ever painted (zeros where dry), or
+    /// an empty vector when the layer was never written.
+    pub fn all_depths(&self) -> Vec<f32> {
+        self.d.iter().map(|&f| f * MAX_WATER_DEPTH).collect()
+    }
+
     /// Writes `values` (row-major over `rect` of a `w`-column grid) into the layer.
     pub fn write_rect(&mut self, rect: Rect, w: usize, values: &[f32]) {
         if self.d.is_empty() {

@@ -221,3 +221,33 @@ fn bad_arguments_are_refused_and_change_nothing() {
     assert_eq!(v["depth"], 1.0);
     assert_eq!(v["level"], 15.0);
 }
+
+#[test]
+fn roles_read_painted_water_as_underwater_and_undo_restores_them() {
+    let (base, mut s) = session();
+    let grid = *s.field().grid();
+    let i = grid.index(32, 32);
+    let roles0 = s.surface().expect("classified").role_ids.clone();
+    assert_ne!(roles0[i], crate::biome::Role::Underwater as u8);
+    s.apply_stroke(&pond([32.0, 32.0], 6.0, 2.0, None)).unwrap();
+    let roles1 = s.surface().unwrap().role_ids.clone();
+    assert_eq!(
+        roles1[i],
+        crate::biome::Role::Underwater as u8,
+        "covered by water"
+    );
+    assert_ne!(
+        roles1[grid.index(5, 60)],
+        crate::biome::Role::Underwater as u8,
+        "dry elsewhere"
+    );
+    // Regeneration classifies the same way.
+    let again = finish(s.recipe(), base.clone(), None).unwrap().1.unwrap();
+    assert_eq!(again.surface().unwrap().role_ids, roles1);
+    s.undo().unwrap();
+    assert_eq!(
+        s.surface().unwrap().role_ids,
+        roles0,
+        "undo restores the roles"
+    );
+}

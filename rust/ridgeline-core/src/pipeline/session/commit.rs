@@ -104,6 +104,9 @@ impl EditSession {
             foliage: None,
         };
         let changed = changed_cells(holes, &record.before_holes, &record.after_holes);
+        if water_changed {
+            self.sync_surface_water();
+        }
         let mut change = self.change(heights_rect, mask_rect, changed);
         mark_masks(&mut change, &record);
         if water_changed {
@@ -170,6 +173,9 @@ impl EditSession {
             let _ = self.field.write_holes(c.x0, c.z0, c.x1, c.z1, flags);
         }
         let changed = changed_cells(c, &record.before_holes, &record.after_holes);
+        if water_changed {
+            self.sync_surface_water();
+        }
         let mut change = self.change(r, m, changed);
         mark_masks(&mut change, record);
         if water_changed {

@@ -29,6 +29,14 @@ impl EditSession {
         replay(order.iter().map(|&i| &self.edits[i]), &self.grid, rect)
     }
 
+    /// Hands the painted water to the classification (the next reclassification covers the
+    /// wet samples like water bodies: `underwater` roles, wet distances, scatter's water rules).
+    pub(super) fn sync_surface_water(&mut self) {
+        if let Some(state) = &mut self.surface {
+            state.set_painted_water(self.water.all_depths());
+        }
+    }
+
     /// True when any height stroke paints water.
     pub(super) fn has_water_strokes(&self) -> bool {
         self.edits
