@@ -59,7 +59,7 @@ func test_bed_lowered_and_queries_agree() -> void:
 		else:
 			assert_true(w == null, "sample agrees where dry (%s)" % q)
 	assert_true(wet > 30, "%d wet points" % wet)
-	assert_true(terrain.get_surface(p, true) >= 0 and terrain.get_surface(p, true) != Terrain3D.SURFACE_WATER, "ignore_water: the bed's surface")
+	assert_eq(terrain.get_surface(p, true), Terrain3D.get_surface_names().find("underwater"), "ignore_water: the bed's surface, classified underwater")
 	assert_eq(events.size(), 1, "one terrain_changed")
 	var layers: int = events[0][0]
 	assert_true(layers & Terrain3D.LAYER_WATER != 0, "the water flag")
