@@ -61,6 +61,19 @@ func test_bed_lowered_and_queries_agree() -> void:
 	assert_true(wet > 30, "%d wet points" % wet)
 	assert_eq(terrain.get_surface(p, true), Terrain3D.get_surface_names().find("underwater"), "ignore_water: the bed's surface, classified underwater")
 	assert_eq(events.size(), 1, "one terrain_changed")
+	# The water renderer draws it (the recipe has no water bodies).
+	var node: TerrainWaterSurface = null
+	for child in terrain.get_children(true):
+		if child is TerrainWaterSurface:
+			node = child
+	assert_true(node != null and node.get_base().is_valid(), "a TerrainWaterSurface draws the painted water")
+	if node != null and node.get_base().is_valid():
+		assert_eq(RenderingServer.mesh_get_surface_count(node.get_base()), 1, "one surface: the painted water")
+		var vertices: PackedVector3Array = RenderingServer.mesh_surface_get_arrays(node.get_base(), 0)[Mesh.ARRAY_VERTEX]
+		assert_true(vertices.size() > 20, "%d vertices" % vertices.size())
+		for v in vertices:
+			var depth := terrain.get_water_depth(terrain.to_global(v))
+			assert_true(absf(terrain.get_height(terrain.to_global(v)) + depth - v.y) < 1e-3, "vertex on the surface at %s" % v)
 	var layers: int = events[0][0]
 	assert_true(layers & Terrain3D.LAYER_WATER != 0, "the water flag")
 	assert_true(layers & Terrain3D.LAYER_HEIGHT != 0, "the height flag (the bed moved)")
