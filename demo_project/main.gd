@@ -2,8 +2,8 @@ extends Node3D
 ## Ridgeline demo: a generated river valley (erosion, basin lakes, a river). When the terrain
 ## has generated, balls are dropped onto it (physics uses the terrain's collision), the HUD shows
 ## a height query, and a marker drifting across the river prints water events from a tracker.
-## Two runtime edits show the editing API: a blast crater (lower + a raised rim) and a flattened
-## building pad, each rebuilding only the chunks it touches. A boat floats down the river and a
+## Two runtime edits show the editing API: a blast crater (lower + a raised rim, a pond painted
+## into it with paint_water) and a flattened building pad, each rebuilding only the chunks it touches. A boat floats down the river and a
 ## swimmer crosses it (buoyancy and swimming, docs/water.md).
 ##
 ## With the user argument [code]--screenshot=PATH[/code] (as `cargo xtask demo` passes when there
@@ -69,6 +69,9 @@ func _sculpt(size: Vector2) -> void:
 	for i in 24:
 		rim.append(crater + Vector2.from_angle(TAU * i / 24.0) * 60.0)
 	terrain.apply_stroke({"type": "raise", "points": rim, "radius": 14.0, "amount": 1.2, "falloff": 0.2})
+	# A pond painted into the crater: level mode fills it flat and full (docs/water.md).
+	var floor_height := terrain.get_height(Vector3(crater.x, 0, crater.y))
+	terrain.paint_water(Vector3(crater.x, 0, crater.y), 42.0, 4.0, 1.0, floor_height + 10.0)
 	# A level building pad at the height under its centre.
 	var pad := Vector2(size.x * 0.14, size.y * 0.66)
 	var pad_height := terrain.get_height(Vector3(pad.x, 0, pad.y))

@@ -11,7 +11,7 @@ func _property(cls: String, name: String) -> Dictionary:
 
 func test_enums_are_registered_with_their_constants() -> void:
 	assert_true(ClassDB.class_has_enum("WaterSample", "Kind"), "WaterSample.Kind")
-	assert_eq(ClassDB.class_get_enum_constants("WaterSample", "Kind"), PackedStringArray(["KIND_LAKE", "KIND_OCEAN", "KIND_RIVER"]), "its constants")
+	assert_eq(ClassDB.class_get_enum_constants("WaterSample", "Kind"), PackedStringArray(["KIND_LAKE", "KIND_OCEAN", "KIND_RIVER", "KIND_PAINTED"]), "its constants")
 	assert_eq(ClassDB.class_get_enum_constants("WaterEvent", "Phase"), PackedStringArray(["PHASE_ENTER", "PHASE_STAY", "PHASE_EXIT"]), "WaterEvent.Phase")
 	assert_eq(ClassDB.class_get_enum_constants("Terrain3D", "LayerKind"), PackedStringArray(["LAYER_GENERATION", "LAYER_BIOMES", "LAYER_SCULPT", "LAYER_PROTECTION", "LAYER_EXCLUSIONS"]), "Terrain3D.LayerKind")
 	assert_eq(WaterSample.Kind.KIND_RIVER, 2, "enum access")

@@ -30,6 +30,7 @@ pub fn run(b: &super::Bench, field: &Heightfield) {
         bodies: Vec::new(),
         owner: vec![1; n],
         surface: vec![20.0; n],
+        painted: Vec::new(),
     };
     let roles: Vec<u8> = (0..n).map(|i| (i % 9) as u8).collect();
     let mut rng = fastrand::Rng::with_seed(7);

@@ -42,6 +42,9 @@ pub struct SurfaceInput<'a> {
     pub erosion: Option<&'a [f32]>,
     /// Painted biome per sample: 0 = none, `k` = biome id `k − 1`.
     pub painted: Option<&'a [u16]>,
+    /// Painted water depth per sample (`crate::edit::water`; `None`: none was ever painted):
+    /// a sample with depth above 0 is covered by water like a body's.
+    pub painted_water: Option<&'a [f32]>,
 }
 
 impl<'a> SurfaceInput<'a> {
@@ -55,6 +58,7 @@ impl<'a> SurfaceInput<'a> {
             flow: None,
             erosion: None,
             painted: None,
+            painted_water: None,
         }
     }
 
@@ -323,7 +327,12 @@ impl Classifier {
     pub fn classify(&self, input: &SurfaceInput, cancel: &AtomicBool) -> Result<Classification> {
         input.validate(self.biomes.len())?;
         let grid = input.grid;
-        let flags = coverage::flags(&grid, input.heights, input.water_source());
+        let flags = coverage::flags_with_painted(
+            &grid,
+            input.heights,
+            input.water_source(),
+            input.painted_water,
+        );
         let distance = distance_transform(&grid, &flags);
         let n = grid.sample_count();
         let mut cls = Classification {

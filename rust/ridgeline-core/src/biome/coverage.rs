@@ -35,6 +35,25 @@ pub enum WaterSource<'a> {
     Bodies(&'a [u16]),
 }
 
+/// [`flags`] with painted water (`crate::edit::water`, depth per sample) covering the samples
+/// whose depth is above 0 as well.
+pub fn flags_with_painted(
+    grid: &Grid,
+    heights: &[f32],
+    water: WaterSource<'_>,
+    painted: Option<&[f32]>,
+) -> Vec<u8> {
+    let mut f = flags(grid, heights, water);
+    if let Some(p) = painted {
+        for (flag, &d) in f.iter_mut().zip(p) {
+            if d > 0.0 {
+                *flag |= COVERED;
+            }
+        }
+    }
+    f
+}
+
 /// Coverage flags of every sample.
 pub fn flags(grid: &Grid, heights: &[f32], water: WaterSource<'_>) -> Vec<u8> {
     let n = grid.sample_count();

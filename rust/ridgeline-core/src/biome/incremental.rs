@@ -55,6 +55,14 @@ impl Classifier {
         }
         let changed = changed.clipped(w, h);
         let new_flags = match input.water_source() {
+            // Painted water: the flags are recomputed whole (painted coverage may change
+            // anywhere the edit reached, and the comparison below finds whether it moved).
+            source if input.painted_water.is_some() => Some(coverage::flags_with_painted(
+                &grid,
+                input.heights,
+                source,
+                input.painted_water,
+            )),
             WaterSource::InferredSea { level } => {
                 let crossed = (changed.z0..changed.z1).any(|z| {
                     (changed.x0..changed.x1).any(|x| {

@@ -221,6 +221,12 @@ pub fn apply_heights(
                     Op::Raise(a) => h + *a as f32 * w,
                     Op::Lower(a) => h - *a as f32 * w,
                     Op::Flatten(t) | Op::SetHeight(t) => lerp(h, *t as f32, w),
+                    // Level mode: the water surface moves toward the level (the depth
+                    // fraction is replayed by `edit::water`).
+                    Op::PaintWater(p) => match p.level {
+                        Some(l) => lerp(h, l as f32, w),
+                        None => continue,
+                    },
                     Op::Smooth => lerp(h, snap.mean5(x, z), w),
                     Op::Protect { heights, .. } => match heights.get(slot) {
                         Some(&s) => lerp(h, s, w),

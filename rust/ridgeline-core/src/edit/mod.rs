@@ -9,6 +9,8 @@
 //! - [`height_patch`]: absolute heights over a sample rectangle (a replayable stroke).
 //! - [`paint`]: the painted per-sample layers (user channels, surface paint weights) and the
 //!   strokes that write them; [`paint_patch`] their absolute-bytes patch stroke.
+//! - [`water`]: painted water (a depth fraction per sample that lowers the bed under the
+//!   drawn water surface; `paint_water` strokes).
 //! - [`brush`]: brush weights (radius, strength, falloff, slope limits, mask images).
 //! - [`apply`]: the per-stamp operations on a window of samples.
 //! - [`history`]: compressed before/after records.
@@ -26,6 +28,7 @@ pub mod paint_patch;
 pub mod rect;
 pub mod stroke;
 mod stroke_parse;
+pub mod water;
 
 pub use brush::{MaskImage, MaskLoader};
 pub use layer::{LAYER_KINDS, Layer};

@@ -13,6 +13,7 @@ use super::height_patch::HeightPatch;
 use super::layer::Layer;
 use super::paint::{PaintPatch, PaintSurfaceOp, UserChannelOp};
 use super::rect::Rect;
+use super::water::WaterOp;
 use crate::doc::write::json_number;
 use crate::grid::Grid;
 use serde_json::{Map, Value};
@@ -45,8 +46,16 @@ impl List {
     /// The list a stroke type belongs to.
     pub fn of_type(op: &str) -> Option<List> {
         match op {
-            "raise" | "lower" | "flatten" | "smooth" | "set_height" | "ramp" | "protect"
-            | "hole" | "height_patch" => Some(List::Edits),
+            "raise"
+            | "lower"
+            | "flatten"
+            | "smooth"
+            | "set_height"
+            | "ramp"
+            | "protect"
+            | "hole"
+            | "height_patch"
+            | super::water::TYPE => Some(List::Edits),
             "exclude" | "erase" => Some(List::Exclusions),
             "region" => Some(List::Regions),
             super::foliage_density::TYPE => Some(List::Foliage),
@@ -58,7 +67,7 @@ impl List {
 }
 
 /// Every stroke type, for messages.
-pub const STROKE_TYPES: [&str; 16] = [
+pub const STROKE_TYPES: [&str; 17] = [
     "raise",
     "lower",
     "flatten",
@@ -75,6 +84,7 @@ pub const STROKE_TYPES: [&str; 16] = [
     "user_channel",
     "paint_surface",
     "paint_patch",
+    "paint_water",
 ];
 
 /// The operation of a stroke.
@@ -134,6 +144,9 @@ pub enum Op {
     PaintSurface(PaintSurfaceOp),
     /// Absolute painted-layer bytes over a sample rectangle (see [`super::paint`]).
     PaintPatch(PaintPatch),
+    /// Paints water: the depth fraction moves toward a target, the height toward a level
+    /// (see [`super::water`]).
+    PaintWater(WaterOp),
 }
 
 impl Op {
@@ -156,6 +169,7 @@ impl Op {
             Op::UserChannel(_) => "user_channel",
             Op::PaintSurface(_) => "paint_surface",
             Op::PaintPatch(_) => "paint_patch",
+            Op::PaintWater(_) => super::water::TYPE,
         }
     }
 }
@@ -329,6 +343,12 @@ impl Stroke {
                 m.insert("surface".into(), Value::from(name));
                 if p.blend {
                     m.insert("mode".into(), Value::from("blend"));
+                }
+            }
+            Op::PaintWater(w) => {
+                m.insert("depth".into(), num(w.depth));
+                if let Some(l) = w.level {
+                    m.insert("level".into(), num(l));
                 }
             }
             Op::Smooth | Op::Exclude | Op::Erase | Op::HeightPatch(_) | Op::PaintPatch(_) => {}

@@ -321,6 +321,31 @@ impl Stroke {
                 let density = r.f64(d, "density", 1.0, within(0.0, 1.0));
                 Op::FoliageDensity { foliage, density }
             }
+            super::water::TYPE => {
+                if slope.is_some() {
+                    d.push(
+                        r.at("slope_min"),
+                        "slope limits do not apply to paint_water strokes",
+                    );
+                }
+                if !r.has("depth") {
+                    d.push(
+                        r.at("depth"),
+                        format!(
+                            "is required: the water depth in metres, 0..={} (0 removes water)",
+                            super::water::MAX_WATER_DEPTH
+                        ),
+                    );
+                }
+                let depth = r.f64(
+                    d,
+                    "depth",
+                    0.0,
+                    within(0.0, super::water::MAX_WATER_DEPTH as f64),
+                );
+                let level = r.has("level").then(|| r.f64(d, "level", 0.0, target_range));
+                Op::PaintWater(super::water::WaterOp { depth, level })
+            }
             "user_channel" | "paint_surface" => {
                 if slope.is_some() {
                     d.push(

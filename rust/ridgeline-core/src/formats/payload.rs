@@ -449,6 +449,9 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         bodies,
         owner,
         surface,
+        // Painted water is not cooked yet: a cooked terrain's painted water replays from its
+        // runtime strokes.
+        painted: Vec::new(),
     };
     Ok(PreparedTerrain {
         field,

@@ -278,7 +278,8 @@ fn read_body(r: &mut Reader, v: &Value, path: &str, samples: usize) -> Option<Wa
                 follow_bed: None,
             },
             WaterKind::Ocean => Footprint::Ocean { boundary: None },
-            WaterKind::Lake => Footprint::Lake {
+            // Painted water is never stored as a body (the parser above accepts no such kind).
+            WaterKind::Lake | WaterKind::Painted => Footprint::Lake {
                 center: [0.0, 0.0],
                 radius: 0.0,
                 boundary: None,

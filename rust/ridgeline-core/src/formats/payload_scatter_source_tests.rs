@@ -57,6 +57,7 @@ fn grass(p: &PreparedTerrain) -> Vec<[u32; 3]> {
         roles: Some(&p.surface.role_ids),
         density: s.foliage_density.get("grass"),
         channel: None,
+        water: None,
     };
     place_chunk(t, s.seed, &fe, [0.0, 0.0, 64.0, 64.0])
         .iter()

@@ -30,6 +30,9 @@ pub enum WaterKind {
     Ocean,
     /// Follows an authored path.
     River,
+    /// Painted water (`crate::edit::water`): no body definition, a depth per sample
+    /// ([`WaterSet::painted`]).
+    Painted,
 }
 
 impl WaterKind {
@@ -39,6 +42,7 @@ impl WaterKind {
             WaterKind::Lake => "lake",
             WaterKind::Ocean => "ocean",
             WaterKind::River => "river",
+            WaterKind::Painted => "painted",
         }
     }
 }
@@ -153,12 +157,47 @@ pub struct WaterSet {
     pub owner: Vec<u16>,
     /// Per sample: water surface height (meaningful where `owner != 0`).
     pub surface: Vec<f32>,
+    /// Per sample: painted water depth in metres (`crate::edit::water`; empty when none).
+    /// Where no body owns a cell, queries find painted water over the ground: its surface is
+    /// ground + this depth, interpolated on the terrain's triangles.
+    pub painted: Vec<f32>,
 }
+
+/// [`WaterPoint::body`] of painted water (no entry of [`WaterSet::bodies`]).
+pub const PAINTED_BODY: usize = usize::MAX;
+/// The body id queries report for painted water.
+pub const PAINTED_BODY_ID: &str = "painted";
 
 impl WaterSet {
     /// Bytes the per-sample ownership and surface arrays hold on the heap.
     pub fn heap_bytes(&self) -> usize {
-        self.owner.len() * 2 + self.surface.len() * 4
+        self.owner.len() * 2 + self.surface.len() * 4 + self.painted.len() * 4
+    }
+
+    /// The id of body index `body` ([`WaterPoint::body`]): [`PAINTED_BODY_ID`] for painted
+    /// water, `""` for an index out of range.
+    pub fn body_id(&self, body: usize) -> &str {
+        if body == PAINTED_BODY {
+            return PAINTED_BODY_ID;
+        }
+        self.bodies.get(body).map_or("", |b| b.id.as_str())
+    }
+
+    /// Replaces the painted water depths (metres per sample; empty or all zero: none). A
+    /// length other than the grid's sample count clears them.
+    pub fn set_painted(&mut self, depths: Vec<f32>) {
+        self.painted =
+            if depths.len() == self.grid.sample_count() && depths.iter().any(|&d| d > 0.0) {
+                depths
+            } else {
+                Vec::new()
+            };
+    }
+
+    /// The painted depth (metres) of sample `i`, 0 where none.
+    #[inline]
+    pub fn painted_at(&self, i: usize) -> f32 {
+        self.painted.get(i).copied().unwrap_or(0.0)
     }
 }
 
@@ -170,6 +209,7 @@ impl WaterSet {
             bodies: Vec::new(),
             owner: Vec::new(),
             surface: Vec::new(),
+            painted: Vec::new(),
         }
     }
 

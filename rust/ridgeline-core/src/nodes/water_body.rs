@@ -342,7 +342,8 @@ impl WaterBodyNode {
             foam_color: colour(p, "foam_color"),
         };
         let footprint = match kind {
-            WaterKind::Lake => Footprint::Lake {
+            // `kind` is never Painted here (see above).
+            WaterKind::Lake | WaterKind::Painted => Footprint::Lake {
                 center,
                 radius,
                 boundary,

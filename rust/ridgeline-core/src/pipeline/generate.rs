@@ -96,10 +96,15 @@ pub fn generate_with_files(
     let grid = scene.grid;
     let heights = out.heightfield.as_slice().to_vec();
     let generated = Heightfield::new(grid, heights, None)?;
+    let mut water = out.water;
     let (heightfield, base) = if recipe.has_strokes() {
         progress(1.0, "replaying strokes");
         let session = super::EditSession::new(recipe.clone(), generated.clone(), masks)
             .map_err(|e| recipe.locate_error(e))?;
+        let painted = session.water_depths();
+        if !painted.is_empty() {
+            std::sync::Arc::make_mut(&mut water).set_painted(painted);
+        }
         (session.field().clone(), Some(generated))
     } else {
         (generated, None)
@@ -113,7 +118,7 @@ pub fn generate_with_files(
         heightfield,
         base,
         sources,
-        water: out.water,
+        water,
         instances: out.instances,
         nodes: out.nodes,
         quality,
@@ -257,6 +262,10 @@ fn finish_keeping_state(
         region_biomes,
         ..base
     };
+    let painted = session.water_depths();
+    if !painted.is_empty() {
+        out.water.set_painted(painted);
+    }
     let mut session = session;
     session.classify_surface(&out, base_range, false)?;
     if let Some(s) = session.surface() {

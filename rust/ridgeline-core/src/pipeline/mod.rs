@@ -45,6 +45,8 @@ mod session_paint_tests;
 #[cfg(test)]
 mod session_tests;
 #[cfg(test)]
+mod session_water_tests;
+#[cfg(test)]
 mod surface_tests;
 
 pub use devcache::{CachedPrepare, DevCache, prepare_cached, prepare_cached_at};

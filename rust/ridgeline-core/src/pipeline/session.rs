@@ -37,6 +37,7 @@ mod layers;
 mod paint;
 mod protection;
 mod stroke_lists;
+mod water;
 use holes::{changed_cells, cut_whole_chunk};
 pub use layers::{MAX_LAYER_NAME, USER_LAYER_KINDS};
 
@@ -69,6 +70,9 @@ pub struct Change {
     /// Samples whose surface paint weights may have changed (`touched` includes them; where
     /// the painted role changed, `surface` too).
     pub surface_paint: Rect,
+    /// Samples whose painted water depth changed (`paint_water` strokes; `heights` and
+    /// `touched` include them, since the bed moves with the depth).
+    pub water: Rect,
 }
 
 /// An editable terrain.
@@ -90,6 +94,8 @@ pub struct EditSession {
     paint: crate::edit::paint::PaintLayers,
     /// The layers the paint strokes paint over (a cooked terrain's; default otherwise).
     base_paint: crate::edit::paint::PaintLayers,
+    /// Painted water (`crate::edit::water`), replayed from the `paint_water` strokes.
+    water: crate::edit::water::WaterLayer,
     biome_names: Vec<String>,
     edits: Vec<Stroke>,
     exclusions: Vec<Stroke>,
@@ -167,6 +173,7 @@ impl EditSession {
             regions: vec![0; n],
             paint: crate::edit::paint::PaintLayers::new(n),
             base_paint: crate::edit::paint::PaintLayers::new(n),
+            water: crate::edit::water::WaterLayer::new(n),
             base_exclusion: vec![0.0; n],
             base_regions: vec![0; n],
             biome_names,
@@ -192,6 +199,7 @@ impl EditSession {
             .replay_heights(all)
             .map_err(|(i, o)| Error::invalid(format!("recipe.edits[{i}]"), o.describe()))?;
         s.field = Heightfield::new(grid, heights.values, Some(s.base_holes.clone()))?;
+        s.refresh_water(all);
         let cells = s.all_cells();
         let holes = s.replay_holes(cells);
         if let Some(chunk) = s
@@ -485,7 +493,13 @@ impl EditSession {
             }
         }
         self.scratch = scratch;
-        result.map(|()| win)
+        result?;
+        if self.has_water_strokes() {
+            // The bed under painted water (`crate::edit::water`).
+            let d = self.replay_water(win.rect);
+            crate::edit::water::lower_to_bed(&mut win.values, &d);
+        }
+        Ok(win)
     }
 
     /// Recomputes the exclusion mask and painted regions on `rect` from scratch.

@@ -50,6 +50,7 @@ fn grass(s: &EditSession) -> Vec<[u32; 3]> {
         roles: None,
         density: s.foliage_maps().get("grass"),
         channel: None,
+        water: None,
     };
     place_chunk(&t, 5, &fe, [0.0, 0.0, 64.0, 64.0])
         .iter()
@@ -190,6 +191,7 @@ fn cut_grass(s: &EditSession) -> Vec<[f32; 3]> {
         roles: None,
         density: None,
         channel: cutoff_channel(&t, &channels, s.paint().user_bytes(), "palette").unwrap(),
+        water: None,
     };
     place_chunk(&t, 5, &fe, [0.0, 0.0, 64.0, 64.0])
         .iter()

@@ -257,6 +257,9 @@ pub struct SurfaceState {
     with_rules: bool,
     /// A cooked payload's `biome_placement` sub-seed (its climate), else the recipe seed's.
     climate_seed: Option<u64>,
+    /// Painted water depth per sample (empty: none was ever painted), covering samples like
+    /// water bodies ([`SurfaceState::set_painted_water`]).
+    painted_water: Vec<f32>,
 }
 
 impl SurfaceState {
@@ -318,6 +321,7 @@ impl SurfaceState {
             base_range,
             with_rules,
             climate_seed,
+            painted_water: Vec::new(),
         };
         s.map_regions(
             regions,
@@ -382,8 +386,17 @@ impl SurfaceState {
             flow: self.sources.flow.as_deref().map(Vec::as_slice),
             erosion: self.sources.erosion.as_deref().map(Vec::as_slice),
             painted: Some(&self.painted),
+            painted_water: (!self.painted_water.is_empty())
+                .then_some(self.painted_water.as_slice()),
             ..SurfaceInput::new(*field.grid(), field.heights(), self.sea_level)
         }
+    }
+
+    /// Sets the painted water depths (`crate::edit::water`, metres per sample; empty: none) the
+    /// next [`Self::update`] reads: samples with depth above 0 are covered by water (the
+    /// `underwater` role, wet distances), like a water body's.
+    pub fn set_painted_water(&mut self, depths: Vec<f32>) {
+        self.painted_water = depths;
     }
 
     /// Reclassifies after an edit confined to `changed` (heights or painted regions): the

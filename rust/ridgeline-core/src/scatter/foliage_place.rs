@@ -2,7 +2,7 @@
 //!
 //! A foliage type has a physical lattice of square cells of `cell_size` units from the terrain
 //! origin. A chunk (a rectangle of terrain-local units) holds the cells whose origin lies in
-//! it. Per cell the *effective density* is 0 in water, above the slope or height limits or past
+//! it. Per cell the *effective density* is 0 in water (bodies and painted water), above the slope or height limits or past
 //! the channel cutoff, else the automatic density (`auto_density` where the roles and biomes
 //! match, 0 elsewhere) times the painted density multiplier; the cell then gets
 //! `n = density · effective` instances: `floor(n)`, plus one more when
@@ -49,6 +49,9 @@ pub struct FoliageEnv<'a> {
     /// The type's `channel_cutoff` channel per sample
     /// ([`super::foliage_cutoff::cutoff_channel`]); `None`: nothing is cut.
     pub channel: Option<ChannelValues<'a>>,
+    /// Painted water depth per sample (`hydrology::water::WaterSet::painted`): no foliage
+    /// where it is above 0; `None`: no painted water.
+    pub water: Option<&'a [f32]>,
 }
 
 /// The per-type hash key (`seed` is the scatter sub-seed).
@@ -131,6 +134,7 @@ fn effective(
         || fe
             .roles
             .is_some_and(|r| r.get(i) == Some(&(Role::Underwater as u8)))
+        || fe.water.is_some_and(|w| w.get(i).is_some_and(|&d| d > 0.0))
     {
         return (0.0, n);
     }

@@ -30,6 +30,7 @@ fn open<'a>(g: Grid, h: &'a [f32]) -> FoliageEnv<'a> {
         roles: None,
         density: None,
         channel: None,
+        water: None,
     }
 }
 
@@ -163,6 +164,7 @@ fn painted_density_water_slope_height_roles_and_cutoff_remove_foliage() {
         channel: Some(crate::scatter::foliage_cutoff::ChannelValues::Samples(
             &channel,
         )),
+        water: None,
     };
     let t = foliage(json!({
         "density": 2, "roles": ["grass"], "channel_cutoff": {"channel": "cut", "value": 0.5},
@@ -227,4 +229,33 @@ fn oversized_rectangles_place_nothing() {
     assert!(cell_count(&t, rect, g.size()) > MAX_CHUNK_CELLS);
     assert!(place_chunk(&t, 1, &fe, rect).is_empty());
     assert!(!place_chunk(&t, 1, &fe, [0.0, 0.0, 8.0, 8.0]).is_empty());
+}
+
+#[test]
+fn painted_water_grows_no_foliage() {
+    let (g, h) = flat(64.0, 64);
+    let w = g.samples()[0];
+    // Painted water on the samples with x < 24 (metres: spacing 1).
+    let water: Vec<f32> = (0..g.sample_count())
+        .map(|i| if i % w < 24 { 1.5 } else { 0.0 })
+        .collect();
+    let mut fe = open(g, &h);
+    let t = foliage(json!({"density": 2}));
+    let dry = place_chunk(&t, 3, &fe, [0.0, 0.0, 64.0, 64.0]);
+    assert!(dry.iter().any(|p| p.position[0] < 20.0));
+    fe.water = Some(&water);
+    let list = place_chunk(&t, 3, &fe, [0.0, 0.0, 64.0, 64.0]);
+    assert!(!list.is_empty());
+    for p in &list {
+        assert!(
+            p.position[0] > 23.0,
+            "foliage in painted water at {:?}",
+            p.position
+        );
+    }
+    // Outside the water nothing moved.
+    let keep = |l: &[FoliageInstance]| -> Vec<FoliageInstance> {
+        l.iter().copied().filter(|p| p.position[0] > 25.0).collect()
+    };
+    assert_eq!(keep(&list), keep(&dry));
 }

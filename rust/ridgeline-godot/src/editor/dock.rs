@@ -11,7 +11,7 @@ use godot::classes::{
 use godot::prelude::*;
 
 /// A brush field of the dock: key (as in [`Brush::to_json`]), label, range, step.
-const FIELDS: [(&str, &str, f64, f64, f64); 8] = [
+const FIELDS: [(&str, &str, f64, f64, f64); 10] = [
     ("size", "Size (m)", SIZE_RANGE.0, SIZE_RANGE.1, 0.1),
     ("strength", "Strength", 0.0, 1.0, 0.01),
     ("falloff", "Falloff", 0.0, 1.0, 0.01),
@@ -26,13 +26,15 @@ const FIELDS: [(&str, &str, f64, f64, f64); 8] = [
     ("slope_min", "Slope min (°)", 0.0, 90.0, 0.5),
     ("slope_max", "Slope max (°)", 0.0, 90.0, 0.5),
     ("density", "Density", 0.0, 1.0, 0.01),
+    ("water_depth", "Water depth (m)", 0.0, 8.0, 0.1),
+    ("water_level", "Level (1 on, 0 off)", 0.0, 1.0, 1.0),
 ];
 
 /// The hotkeys, as the dock lists them.
-pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set height)\n\
-    [ ] size · - = strength · 1–9, 0, P, B, G tool · Esc cancel stroke, then None\n\
+pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set height, Water level)\n\
+    [ ] size · - = strength · 1–9, 0, P, B, G, L tool · Esc cancel stroke, then None\n\
     Ramp: click start, click end · F frames the terrain\n\
-    Ctrl+wheel ±1 m, Ctrl+Alt+wheel ±0.1 m target (Set height)\n\
+    Ctrl+wheel ±1 m, Ctrl+Alt+wheel ±0.1 m target (Set height, Water level)\n\
     RMB/MMB/wheel/Alt navigate · Ctrl+Z / Ctrl+Y undo / redo · Ctrl+S saves the asset";
 
 /// The dock's controls.
@@ -279,11 +281,15 @@ impl Dock {
                 s.set_value_no_signal(v);
             }
             if *key == "target_height" {
-                s.set_editable(tool == Tool::SetHeight);
+                s.set_editable(tool.picks_height());
+            }
+            if key.starts_with("water_") {
+                s.set_editable(tool == Tool::Water);
             }
             let foliage = matches!(tool, Tool::FoliagePaint | Tool::FoliageRestore);
             if key.starts_with("slope_") {
-                s.set_editable(!matches!(tool, Tool::Hole | Tool::FillHole) && !foliage);
+                let water = matches!(tool, Tool::Water | Tool::WaterRemove);
+                s.set_editable(!matches!(tool, Tool::Hole | Tool::FillHole) && !foliage && !water);
             }
             if *key == "density" {
                 s.set_editable(tool == Tool::FoliagePaint);

@@ -194,7 +194,7 @@ pub fn decide(tool: Tool, stroking: bool, ev: &ViewportEvent) -> Decision {
         EventKind::Button { button, pressed } => match button {
             Button::Left if ev.alt && !stroking => PASS,
             Button::Left if pressed => {
-                if ev.ctrl && tool == Tool::SetHeight {
+                if ev.ctrl && tool.picks_height() {
                     stop(Command::PickHeight)
                 } else if ev.navigation_held {
                     PASS
@@ -209,7 +209,7 @@ pub fn decide(tool: Tool, stroking: bool, ev: &ViewportEvent) -> Decision {
                     PASS
                 }
             }
-            Button::WheelUp | Button::WheelDown if ev.ctrl && tool == Tool::SetHeight => {
+            Button::WheelUp | Button::WheelDown if ev.ctrl && tool.picks_height() => {
                 if !pressed {
                     return stop(Command::Hover);
                 }

@@ -140,7 +140,7 @@ impl RidgelineEditorPlugin {
         if self.ring.as_ref().is_none_or(|r| r.scenario() != scenario) {
             self.ring = Some(Ring::new(scenario));
         }
-        let state = if self.ctrl && self.tool == Tool::SetHeight {
+        let state = if self.ctrl && self.tool.picks_height() {
             RingState::Pick
         } else if self.effective_tool() != self.tool {
             RingState::Invert
@@ -197,7 +197,7 @@ impl RidgelineEditorPlugin {
             layer,
             height: match tool {
                 Tool::Flatten => c.height,
-                Tool::SetHeight => brush.target_height,
+                Tool::SetHeight | Tool::Water => brush.target_height,
                 _ => 0.0,
             },
             biome: self.biome.clone(),

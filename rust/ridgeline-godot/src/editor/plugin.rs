@@ -297,8 +297,10 @@ impl RidgelineEditorPlugin {
     }
 
     /// The current tool group's brush settings: `size`, `strength`, `falloff`, `spacing`,
-    /// `target_height`, `slope_min`, `slope_max` (degrees; 0 and 90 limit nothing), `density`
-    /// (the Foliage tool's density multiplier, 0..1).
+    /// `target_height` (Set height's target, the Water tool's water level), `slope_min`,
+    /// `slope_max` (degrees; 0 and 90 limit nothing), `density` (the Foliage tool's density
+    /// multiplier, 0..1), `water_depth` (the Water tool's depth, 0..8 m) and `water_level` (1:
+    /// level mode on, the default; 0 off).
     #[func]
     pub fn get_brush(&self) -> VarDictionary {
         let b = self.brush();
@@ -311,6 +313,8 @@ impl RidgelineEditorPlugin {
         d.set("slope_min", b.slope_min);
         d.set("slope_max", b.slope_max);
         d.set("density", b.density);
+        d.set("water_depth", b.water_depth);
+        d.set("water_level", b.water_level);
         d
     }
 

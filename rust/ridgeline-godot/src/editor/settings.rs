@@ -51,6 +51,8 @@ pub fn save_brush(group: Group, brush: &Brush) {
     d.set("slope_min", brush.slope_min);
     d.set("slope_max", brush.slope_max);
     d.set("density", brush.density);
+    d.set("water_depth", brush.water_depth);
+    d.set("water_level", brush.water_level);
     settings.set_project_metadata(SECTION, group.key(), &d.to_variant());
 }
 

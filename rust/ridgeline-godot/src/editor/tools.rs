@@ -39,6 +39,12 @@ pub enum Tool {
     FoliagePaint,
     /// Shift with [`Tool::FoliagePaint`]: paints density 1, restoring the automatic density.
     FoliageRestore,
+    /// Paints water (core `paint_water` stroke): the depth moves toward the brush's
+    /// `water_depth`, and with `water_level` on, the surface toward the target height (the
+    /// water level; Ctrl+click picks it), so a pond painted into a dip comes out flat and full.
+    Water,
+    /// Shift with [`Tool::Water`]: removes water (depth 0, no level).
+    WaterRemove,
     /// A click converts the scatter placement nearest to it (within the brush radius) into an
     /// owned scene object at the placement's transform and records its key in
     /// `Terrain3D.scatter_exclusions` (one undo step; no stroke).
@@ -46,9 +52,9 @@ pub enum Tool {
 }
 
 /// Every tool with a dock button, in dock order (hotkeys: `1`…`9` select the second to tenth,
-/// then `0`, `P`, `B`, `G`, `O`; see [`Tool::hotkey`]). [`Tool::FoliageRestore`] is reached
-/// with Shift only.
-pub const TOOLS: [Tool; 15] = [
+/// then `0`, `P`, `B`, `G`, `L`, `O`; see [`Tool::hotkey`]). [`Tool::FoliageRestore`] and
+/// [`Tool::WaterRemove`] are reached with Shift only.
+pub const TOOLS: [Tool; 16] = [
     Tool::None,
     Tool::Raise,
     Tool::Lower,
@@ -63,6 +69,7 @@ pub const TOOLS: [Tool; 15] = [
     Tool::Protect,
     Tool::BiomePaint,
     Tool::FoliagePaint,
+    Tool::Water,
     Tool::ConvertObject,
 ];
 
@@ -85,6 +92,8 @@ impl Tool {
             Tool::BiomePaint => "biome_paint",
             Tool::FoliagePaint => "foliage_paint",
             Tool::FoliageRestore => "foliage_restore",
+            Tool::Water => "water",
+            Tool::WaterRemove => "water_remove",
             Tool::ConvertObject => "convert_object",
         }
     }
@@ -107,6 +116,8 @@ impl Tool {
             Tool::BiomePaint => "B",
             Tool::FoliagePaint => "G",
             Tool::FoliageRestore => "Shift+G",
+            Tool::Water => "L",
+            Tool::WaterRemove => "Shift+L",
             Tool::ConvertObject => "O",
         }
     }
@@ -138,16 +149,18 @@ impl Tool {
             Tool::BiomePaint => "Biome paint",
             Tool::FoliagePaint => "Foliage",
             Tool::FoliageRestore => "Restore foliage",
+            Tool::Water => "Water",
+            Tool::WaterRemove => "Remove water",
             Tool::ConvertObject => "Convert",
         }
     }
 
-    /// The tool named `name` (the dock's tools and `foliage_restore`).
+    /// The tool named `name` (the dock's tools, `foliage_restore` and `water_remove`).
     pub fn from_name(name: &str) -> Option<Tool> {
         TOOLS
             .iter()
             .copied()
-            .chain([Tool::FoliageRestore])
+            .chain([Tool::FoliageRestore, Tool::WaterRemove])
             .find(|t| t.name() == name)
     }
 
@@ -162,6 +175,7 @@ impl Tool {
             Tool::BiomePaint => Group::Biomes,
             Tool::FoliagePaint | Tool::FoliageRestore => Group::Foliage,
             Tool::ConvertObject => Group::Objects,
+            Tool::Water | Tool::WaterRemove => Group::Water,
             _ => Group::Sculpt,
         }
     }
@@ -181,7 +195,7 @@ impl Tool {
     }
 
     /// The tool a stroke uses while Shift is held: raise↔lower, exclude↔erase, hole↔fill hole,
-    /// flatten and set height become smooth.
+    /// water↔remove water, flatten and set height become smooth.
     pub fn inverted(self) -> Tool {
         match self {
             Tool::Raise => Tool::Lower,
@@ -193,8 +207,16 @@ impl Tool {
             Tool::Flatten | Tool::SetHeight => Tool::Smooth,
             Tool::FoliagePaint => Tool::FoliageRestore,
             Tool::FoliageRestore => Tool::FoliagePaint,
+            Tool::Water => Tool::WaterRemove,
+            Tool::WaterRemove => Tool::Water,
             t => t,
         }
+    }
+
+    /// True for the tools whose target height Ctrl+click picks and Ctrl+wheel steps: Set height
+    /// and Water (its water level).
+    pub fn picks_height(self) -> bool {
+        matches!(self, Tool::SetHeight | Tool::Water)
     }
 
     /// The stroke type the core applies (`None`: the tool writes no stroke).
@@ -204,6 +226,7 @@ impl Tool {
             Tool::Hole | Tool::FillHole => Some("hole"),
             Tool::BiomePaint => Some("region"),
             Tool::FoliagePaint | Tool::FoliageRestore => Some("foliage_density"),
+            Tool::Water | Tool::WaterRemove => Some("paint_water"),
             t => Some(t.name()),
         }
     }
@@ -230,10 +253,12 @@ pub enum Group {
     Foliage,
     /// Convert (its size is the pick radius).
     Objects,
+    /// Water, remove water.
+    Water,
 }
 
 /// Every group (the settings load them all).
-pub const GROUPS: [Group; 9] = [
+pub const GROUPS: [Group; 10] = [
     Group::Sculpt,
     Group::Level,
     Group::Exclusion,
@@ -243,6 +268,7 @@ pub const GROUPS: [Group; 9] = [
     Group::Biomes,
     Group::Foliage,
     Group::Objects,
+    Group::Water,
 ];
 
 impl Group {
@@ -258,6 +284,7 @@ impl Group {
             Group::Biomes => "brush.biomes",
             Group::Foliage => "brush.foliage",
             Group::Objects => "brush.objects",
+            Group::Water => "brush.water",
         }
     }
 }
@@ -282,6 +309,11 @@ pub struct Brush {
     pub slope_max: f64,
     /// Foliage: the density multiplier (0..1) the brush paints; 0 removes the foliage.
     pub density: f64,
+    /// Water: the depth (metres, 0..=8) the brush paints.
+    pub water_depth: f64,
+    /// Water: level mode (on by default; 1 on, 0 off): the surface also moves toward the
+    /// target height, the water level.
+    pub water_level: f64,
 }
 
 /// Size limits (world units).
@@ -298,6 +330,8 @@ impl Default for Brush {
             slope_min: 0.0,
             slope_max: 90.0,
             density: 0.0,
+            water_depth: 2.0,
+            water_level: 1.0,
         }
     }
 }
@@ -318,6 +352,17 @@ impl Brush {
             slope_min: fix(self.slope_min, 0.0, 90.0, 0.0),
             slope_max: fix(self.slope_max, 0.0, 90.0, 90.0),
             density: fix(self.density, 0.0, 1.0, d.density),
+            water_depth: fix(
+                self.water_depth,
+                0.0,
+                f64::from(ridgeline_core::edit::water::MAX_WATER_DEPTH),
+                d.water_depth,
+            ),
+            water_level: if fix(self.water_level, 0.0, 1.0, d.water_level) >= 0.5 {
+                1.0
+            } else {
+                0.0
+            },
         }
     }
 
@@ -363,6 +408,7 @@ impl Brush {
             "spacing": self.spacing, "target_height": self.target_height,
             "slope_min": self.slope_min, "slope_max": self.slope_max,
             "density": self.density,
+            "water_depth": self.water_depth, "water_level": self.water_level,
         })
     }
 
@@ -379,6 +425,8 @@ impl Brush {
             slope_min: get("slope_min", d.slope_min),
             slope_max: get("slope_max", d.slope_max),
             density: get("density", d.density),
+            water_depth: get("water_depth", d.water_depth),
+            water_level: get("water_level", d.water_level),
         }
         .clamped()
     }
@@ -412,8 +460,10 @@ fn brush_json(ty: &str, brush: &Brush) -> Value {
         "strength": brush.strength,
         "falloff": brush.falloff,
     });
-    // Holes are cut per cell and foliage has its own slope limit: no brush slope limits.
-    if let (Some([lo, hi]), false) = (brush.slope_band(), ty == "hole" || ty == "foliage_density") {
+    // Holes are cut per cell, foliage has its own slope limit and painted water reads no
+    // heights: no brush slope limits.
+    let unlimited = matches!(ty, "hole" | "foliage_density" | "paint_water");
+    if let (Some([lo, hi]), false) = (brush.slope_band(), unlimited) {
         v["slope_min"] = json!(lo);
         v["slope_max"] = json!(hi);
     }
@@ -459,6 +509,13 @@ pub fn stroke_json(
             v["foliage"] = json!(target.foliage);
             v["density"] = json!(1.0);
         }
+        Tool::Water => {
+            v["depth"] = json!(brush.water_depth);
+            if brush.water_level >= 0.5 {
+                v["level"] = json!(target.height);
+            }
+        }
+        Tool::WaterRemove => v["depth"] = json!(0.0),
         _ => {}
     }
     Some(v)
@@ -490,6 +547,12 @@ pub fn label(tool: Tool, brush: &Brush, height: Option<f64>, slope_deg: Option<f
     );
     if tool == Tool::SetHeight {
         s += &format!("  target {:.1} m", brush.target_height);
+    }
+    if tool == Tool::Water {
+        s += &format!("  depth {:.1} m", brush.water_depth);
+        if brush.water_level >= 0.5 {
+            s += &format!("  level {:.1} m", brush.target_height);
+        }
     }
     if let Some(h) = height {
         s += &format!("  h {h:.1} m");

@@ -33,8 +33,11 @@ fn brush_clamps_and_steps() {
         slope_min: -4.0,
         slope_max: 200.0,
         density: 3.0,
+        water_depth: 20.0,
+        water_level: 0.3,
     }
     .clamped();
+    assert_eq!((b.water_depth, b.water_level), (8.0, 0.0));
     assert_eq!((b.slope_min, b.slope_max), (0.0, 90.0));
     assert_eq!(b.slope_band(), None);
     assert_eq!(b.size, Brush::default().size);
@@ -85,6 +88,8 @@ fn brush_json_round_trips_and_tolerates_junk() {
         slope_min: 10.0,
         slope_max: 35.0,
         density: 0.25,
+        water_depth: 3.5,
+        water_level: 0.0,
     };
     assert_eq!(Brush::from_json(&b.to_json()), b);
     assert_eq!(Brush::from_json(&json!({"size": "big"})), Brush::default());
@@ -218,4 +223,40 @@ fn foliage_paints_the_brush_density_and_shift_restores() {
     );
     let v = stroke_json(Tool::FoliageRestore, &b, &target, &[[1.0, 2.0]]).expect("a stroke");
     assert_eq!(v["density"], 1.0);
+}
+
+#[test]
+fn the_water_tool_paints_a_level_pond_and_shift_removes_water() {
+    assert_eq!(Tool::Water.inverted(), Tool::WaterRemove);
+    assert_eq!(Tool::from_hotkey('l'), Some(Tool::Water));
+    assert!(Tool::Water.picks_height() && !Tool::WaterRemove.picks_height());
+    let brush = Brush {
+        water_depth: 1.5,
+        target_height: 12.0,
+        slope_min: 10.0,
+        ..Brush::default()
+    };
+    assert_eq!(brush.water_level, 1.0, "level mode is on by default");
+    let target = Target {
+        height: brush.target_height,
+        ..Target::default()
+    };
+    let v = stroke_json(Tool::Water, &brush, &target, &[[4.0, 5.0]]).expect("a stroke");
+    assert_eq!(v["type"], "paint_water");
+    assert_eq!(v["depth"], 1.5);
+    assert_eq!(v["level"], 12.0);
+    assert!(
+        v.get("slope_min").is_none(),
+        "painted water takes no slope limits"
+    );
+    let off = Brush {
+        water_level: 0.0,
+        ..brush
+    };
+    let v = stroke_json(Tool::Water, &off, &target, &[[4.0, 5.0]]).expect("a stroke");
+    assert!(v.get("level").is_none(), "level mode off");
+    let v = stroke_json(Tool::WaterRemove, &brush, &target, &[[4.0, 5.0]]).expect("a stroke");
+    assert_eq!(v["depth"], 0.0);
+    assert!(v.get("level").is_none(), "removing moves no surface");
+    assert!(label(Tool::Water, &brush, None, None).contains("level 12.0 m"));
 }

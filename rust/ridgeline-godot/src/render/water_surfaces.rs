@@ -22,7 +22,8 @@ pub struct WaterSurfaces {
 }
 
 impl WaterSurfaces {
-    /// One mesh holding a surface per body with water: the core's shore-clipped surface
+    /// One mesh holding a surface per body with water (and one for painted water): the core's
+    /// shore-clipped surface
     /// ([`WaterSet::surface_meshes`]), with the water depth per vertex in UV2.x and the body's
     /// flow (terrain-local XZ, m/s) in UV, each with its body's appearance. Empty (no mesh)
     /// when there is no water.
@@ -44,7 +45,12 @@ impl WaterSurfaces {
             rs.mesh_add_surface_from_arrays(mesh, PrimitiveType::TRIANGLES, &arrays(m));
             let material = rs.material_create();
             rs.material_set_shader(material, shader);
-            set_appearance(material, &water.bodies[m.body].appearance);
+            // Painted water has no body: the default appearance.
+            let appearance = water
+                .bodies
+                .get(m.body)
+                .map_or_else(Appearance::default, |b| b.appearance.clone());
+            set_appearance(material, &appearance);
             rs.material_set_param(material, "gl_depth_range", &gl.to_variant());
             rs.mesh_surface_set_material(mesh, out.surfaces as i32, material);
             out.materials.push(material);

@@ -47,7 +47,8 @@ impl Terrain3D {
     #[constant]
     pub const LAYER_REGIONS: i32 = flags::REGIONS;
     /// [signal terrain_changed] layer flag: the terrain's water bodies were re-resolved on the
-    /// changed ground ([method get_water_depth], [TerrainWater]).
+    /// changed ground, or painted water changed ([method paint_water]); what
+    /// [method get_water_depth] and [TerrainWater] answer.
     #[constant]
     pub const LAYER_WATER: i32 = flags::WATER;
 }
@@ -69,7 +70,10 @@ pub(super) fn layers_of(change: &Change, water: bool) -> i32 {
     set(!change.holes.is_empty(), flags::HOLES);
     set(!change.exclusion.is_empty(), flags::EXCLUSION);
     set(!change.regions.is_empty(), flags::REGIONS);
-    set(water && !change.heights.is_empty(), flags::WATER);
+    set(
+        (water && !change.heights.is_empty()) || !change.water.is_empty(),
+        flags::WATER,
+    );
     set(!change.foliage.is_empty(), flags::FOLIAGE);
     out
 }
@@ -144,6 +148,11 @@ mod tests {
         c.exclusion = Rect::new(0, 0, 1, 1);
         c.holes = Rect::new(0, 0, 1, 1);
         assert_eq!(layers_of(&c, true), flags::EXCLUSION | flags::HOLES);
+        c.water = Rect::new(0, 0, 1, 1);
+        assert_eq!(
+            layers_of(&c, false),
+            flags::EXCLUSION | flags::HOLES | flags::WATER
+        );
         assert_eq!(chunk_rect(&[[2, 1], [3, 1], [2, 2]]), Rect::new(2, 1, 4, 3));
         assert!(chunk_rect(&[]).is_empty());
     }

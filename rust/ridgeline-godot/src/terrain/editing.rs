@@ -278,6 +278,21 @@ impl Terrain3D {
                     .write_holes(c.x0, c.z0, c.x1, c.z1, &flags)
                     .map_err(|e| e.to_string())?;
             }
+            // Painted water: copy the changed rectangle's depths into the water the queries read.
+            let wr = change.water;
+            if !wr.is_empty() {
+                let water = Arc::make_mut(&mut Arc::make_mut(prepared).water);
+                if water.painted.is_empty() {
+                    water.set_painted(s.water_depths());
+                } else {
+                    let [w, _] = s.field().grid().samples();
+                    for z in wr.z0..wr.z1 {
+                        for i in z * w + wr.x0..z * w + wr.x1 {
+                            water.painted[i] = s.water().depth(i);
+                        }
+                    }
+                }
+            }
             // The session reclassifies locally: copy its changed rectangle of biome ids and roles.
             let sr = change.surface;
             if let Some(surface) = s.surface()

@@ -157,6 +157,8 @@ impl FoliageInputs {
             channel: cutoff_channel(t, &self.channels, p.paint.layers.user_bytes(), "palette")
                 .ok()
                 .flatten(),
+            // Painted water (`paint_water`) grows no foliage.
+            water: (!p.water.painted.is_empty()).then_some(p.water.painted.as_slice()),
         };
         place_chunk(t, self.seed, &fe, rect)
     }

@@ -430,3 +430,4 @@ mod surface_queries;
 mod transform_cache;
 mod user_channels;
 mod water_edits;
+mod water_paint;

@@ -140,6 +140,7 @@ fn merge(into: &mut Change, c: Change) {
     u(&mut into.foliage, c.foliage);
     u(&mut into.user_channels, c.user_channels);
     u(&mut into.surface_paint, c.surface_paint);
+    u(&mut into.water, c.water);
     for k in c.chunks {
         if !into.chunks.contains(&k) {
             into.chunks.push(k);

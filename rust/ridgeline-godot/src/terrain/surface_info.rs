@@ -84,7 +84,11 @@ impl TerrainHandle {
     /// `None` when there is no such body.
     pub fn with_body_id<R>(&self, index: usize, f: impl FnOnce(&str) -> R) -> Option<R> {
         let prepared = self.view.try_prepared()?;
-        let body = prepared.as_ref()?.water.bodies.get(index)?;
+        let water = &prepared.as_ref()?.water;
+        if index == ridgeline_core::hydrology::water::PAINTED_BODY {
+            return Some(f(ridgeline_core::hydrology::water::PAINTED_BODY_ID));
+        }
+        let body = water.bodies.get(index)?;
         Some(f(&body.id))
     }
 }

@@ -21,7 +21,10 @@ impl Terrain3D {
                 return;
             };
             if prepared.water.bodies.is_empty() {
-                return;
+                // Painted water only: nothing to re-resolve, but its surface follows the edit.
+                if prepared.water.painted.is_empty() {
+                    return;
+                }
             }
             let [w, h] = prepared.field.grid().samples();
             let Ok(ground) = Field::from_vec(w, h, prepared.field.heights().to_vec()) else {
@@ -31,7 +34,9 @@ impl Terrain3D {
             let water = Arc::make_mut(&mut p.water);
             // Generated water keeps its definitions; water loaded from a payload or the
             // development cache only has its coverage.
-            if water.definitions_complete() {
+            if water.bodies.is_empty() {
+                // Painted water is copied from the edit session (`editing`).
+            } else if water.definitions_complete() {
                 water.refresh(&ground);
             } else {
                 water.refresh_from_coverage(&ground);

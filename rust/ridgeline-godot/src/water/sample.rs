@@ -16,6 +16,9 @@ class_enum! {
         /// A river: follows an authored path and carries a current
         /// ([member WaterSample.flow_velocity]).
         River = 2 as "KIND_RIVER",
+        /// Painted water ([method Terrain3D.paint_water]): no body definition, a depth per
+        /// sample; its [member WaterSample.body_id] is `"painted"` and it has no current.
+        Painted = 3 as "KIND_PAINTED",
     }
 }
 
@@ -25,6 +28,7 @@ impl From<CoreWaterKind> for WaterKind {
             CoreWaterKind::Lake => Self::Lake,
             CoreWaterKind::Ocean => Self::Ocean,
             CoreWaterKind::River => Self::River,
+            CoreWaterKind::Painted => Self::Painted,
         }
     }
 }
@@ -46,8 +50,8 @@ pub struct WaterSample {
     /// The water body's stable id.
     #[var]
     pub body_id: GString,
-    /// The kind of water body: [constant KIND_LAKE], [constant KIND_OCEAN] or
-    /// [constant KIND_RIVER].
+    /// The kind of water body: [constant KIND_LAKE], [constant KIND_OCEAN],
+    /// [constant KIND_RIVER] or [constant KIND_PAINTED].
     // Own accessors: gdext's generated ones are typed `int` (what the enum converts to), and the
     // class reference takes a property's type from its getter.
     #[var(get = get_kind, set = set_kind)]

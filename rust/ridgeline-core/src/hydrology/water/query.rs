@@ -1,7 +1,7 @@
 //! Water queries: what a point of the terrain finds (body, surface, depth, normal, flow), on the
 //! terrain's triangles, shared by [`WaterSet::sample`] and the surface meshes.
 
-use super::{Footprint, WaterBody, WaterKind, WaterSet, seg_dist};
+use super::{Footprint, PAINTED_BODY, WaterBody, WaterKind, WaterSet, seg_dist};
 
 /// A water query result.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,7 +51,7 @@ impl WaterSet {
     pub fn sample(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<WaterSample> {
         let p = self.point(ground, x, z)?;
         Some(WaterSample {
-            body_id: self.bodies[p.body].id.clone(),
+            body_id: self.body_id(p.body).to_string(),
             kind: p.kind,
             surface: p.surface,
             depth: p.depth,
@@ -63,16 +63,19 @@ impl WaterSet {
     /// [`Self::sample`] without the body's id (the same arithmetic); allocates nothing.
     pub fn point(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<WaterPoint> {
         let w = self.column(ground, x, z)?;
-        let body = &self.bodies[w.body];
         let [dx, dz] = self.grid.spacing();
         let n = glam::Vec3::new(-w.grad.0 / dx, 1.0, -w.grad.1 / dz).normalize();
+        let (kind, flow) = match self.bodies.get(w.body) {
+            Some(body) => (body.kind, body.flow_at(x, z)),
+            None => (WaterKind::Painted, [0.0, 0.0]),
+        };
         Some(WaterPoint {
             body: w.body,
-            kind: body.kind,
+            kind,
             surface: w.surface,
             depth: w.depth,
             normal: n.to_array(),
-            flow: body.flow_at(x, z),
+            flow,
         })
     }
 
@@ -83,8 +86,43 @@ impl WaterSet {
     }
 
     /// The water column at (x, z): body index, surface, depth (> 0) and the surface gradient
-    /// across the cell.
+    /// across the cell. Bodies come first; where none is wet, painted water.
     fn column(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<Column> {
+        self.body_column(ground, x, z)
+            .or_else(|| self.painted_column(ground, x, z))
+    }
+
+    /// The painted water column at (x, z) ([`WaterSet::painted`]): the corners' surfaces are
+    /// their ground plus their painted depth, interpolated on the terrain triangle under the
+    /// point like the ground, so ground + depth is the surface.
+    fn painted_column(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<Column> {
+        if self.painted.is_empty() {
+            return None;
+        }
+        let (ix, iz, u, v) = self.grid.locate(x, z)?;
+        let w = self.grid.samples()[0];
+        let corners = [(ix, iz), (ix + 1, iz), (ix, iz + 1), (ix + 1, iz + 1)];
+        let d = corners.map(|(cx, cz)| self.painted_at(cz * w + cx));
+        if d.iter().all(|&x| x <= 0.0) {
+            return None;
+        }
+        let g = ground.height_at(x, z)?;
+        let s = corners.map(|(cx, cz)| ground.sample(cx, cz) + self.painted_at(cz * w + cx));
+        let (surface, grad) = triangle(s, u, v);
+        let depth = surface - g;
+        if depth <= 0.0 {
+            return None;
+        }
+        Some(Column {
+            body: PAINTED_BODY,
+            surface,
+            depth,
+            grad,
+        })
+    }
+
+    /// The water column of the bodies at (x, z).
+    fn body_column(&self, ground: &crate::Heightfield, x: f32, z: f32) -> Option<Column> {
         if self.owner.is_empty() {
             return None;
         }
@@ -98,17 +136,7 @@ impl WaterSet {
             .map(|&(cx, cz)| self.owner[cz * w + cx])
             .find(|&o| o != 0)?;
         let s = [0, 1, 2, 3].map(|k| self.corner_surface(body_index, corners[k].0, corners[k].1));
-        let (surface, grad) = if u + v <= 1.0 {
-            (
-                s[0] + u * (s[1] - s[0]) + v * (s[2] - s[0]),
-                ((s[1] - s[0]), (s[2] - s[0])),
-            )
-        } else {
-            (
-                s[3] + (1.0 - u) * (s[2] - s[3]) + (1.0 - v) * (s[1] - s[3]),
-                ((s[3] - s[2]), (s[3] - s[1])),
-            )
-        };
+        let (surface, grad) = triangle(s, u, v);
         let depth = surface - g;
         if depth <= 0.0 {
             return None;
@@ -153,6 +181,22 @@ impl WaterSet {
     pub fn is_underwater(&self, ground: &crate::Heightfield, x: f32, y: f32, z: f32) -> bool {
         self.sample(ground, x, z)
             .is_some_and(|s| y < s.surface && y >= s.surface - s.depth)
+    }
+}
+
+/// The value at (u, v) of the terrain triangle interpolating corner values `s` (corner order
+/// (x, z), (x+1, z), (x, z+1), (x+1, z+1)) and its gradient across the cell.
+fn triangle(s: [f32; 4], u: f32, v: f32) -> (f32, (f32, f32)) {
+    if u + v <= 1.0 {
+        (
+            s[0] + u * (s[1] - s[0]) + v * (s[2] - s[0]),
+            ((s[1] - s[0]), (s[2] - s[0])),
+        )
+    } else {
+        (
+            s[3] + (1.0 - u) * (s[2] - s[3]) + (1.0 - v) * (s[1] - s[3]),
+            ((s[3] - s[2]), (s[3] - s[1])),
+        )
     }
 }
 

@@ -79,7 +79,7 @@ impl CellRect {
 /// coordinates.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct WaterMesh {
-    /// Index of the body in [`WaterSet::bodies`].
+    /// Index of the body in [`WaterSet::bodies`], or [`super::PAINTED_BODY`].
     pub body: usize,
     /// Vertex positions (x, surface, z), terrain-local.
     pub positions: Vec<[f32; 3]>,
@@ -112,8 +112,18 @@ impl Builder<'_> {
     fn sample_pos(&self, i: usize) -> [f32; 3] {
         let w = self.water.grid.samples()[0];
         let [x, z] = self.water.grid.sample_position(i % w, i / w);
-        let s = self.water.corner_surface(self.body_index, i % w, i / w);
-        [x, s, z]
+        [x, self.surface_at(i), z]
+    }
+
+    /// The water surface at sample `i` as this mesh's body sees it (painted water, body index
+    /// 0: the ground plus the painted depth).
+    fn surface_at(&self, i: usize) -> f32 {
+        let w = self.water.grid.samples()[0];
+        if self.body_index == 0 {
+            self.heights[i] + self.water.painted_at(i)
+        } else {
+            self.water.corner_surface(self.body_index, i % w, i / w)
+        }
     }
 
     fn push(&mut self, key: VertexKey, pos: [f32; 3], depth: f32) -> u32 {
@@ -121,10 +131,14 @@ impl Builder<'_> {
             return id;
         }
         let id = self.mesh.positions.len() as u32;
-        let body = &self.water.bodies[self.mesh.body];
+        let flow = self
+            .water
+            .bodies
+            .get(self.mesh.body)
+            .map_or([0.0, 0.0], |b| b.flow_at(pos[0], pos[2]));
         self.mesh.positions.push(pos);
         self.mesh.depth.push(depth.max(0.0));
-        self.mesh.flow.push(body.flow_at(pos[0], pos[2]));
+        self.mesh.flow.push(flow);
         self.ids.insert(key, id);
         id
     }
@@ -154,10 +168,7 @@ impl Builder<'_> {
 
     /// Clips triangle `tri` (sample indices, terrain winding) to its wet part.
     fn triangle(&mut self, tri: [usize; 3]) {
-        let d = tri.map(|i| {
-            let w = self.water.grid.samples()[0];
-            self.water.corner_surface(self.body_index, i % w, i / w) - self.heights[i]
-        });
+        let d = tri.map(|i| self.surface_at(i) - self.heights[i]);
         if d.iter().all(|&v| v <= 0.0) {
             return;
         }
@@ -188,10 +199,12 @@ impl Builder<'_> {
 
 impl WaterSet {
     /// The clipped water surface of every body over the cells of `rect` (clamped to the grid),
-    /// one mesh per body that has water there, in body order. Hole cells carry no water
-    /// surface.
+    /// one mesh per body that has water there, in body order, then painted water's (its
+    /// [`WaterMesh::body`] is [`super::PAINTED_BODY`]) over the cells no body owns. Hole cells
+    /// carry no water surface.
     pub fn surface_meshes(&self, field: &Heightfield, rect: CellRect) -> Vec<WaterMesh> {
-        if self.owner.is_empty() || self.bodies.is_empty() {
+        let bodies = !self.owner.is_empty() && !self.bodies.is_empty();
+        if !bodies && self.painted.is_empty() {
             return Vec::new();
         }
         let [cells_x, cells_z] = self.grid.cells().map(|c| c as usize);
@@ -199,19 +212,35 @@ impl WaterSet {
         let w = self.grid.samples()[0];
         let holes = field.holes();
         let mut builders: Vec<Option<Builder<'_>>> = Vec::new();
-        builders.resize_with(self.bodies.len(), || None);
+        builders.resize_with(self.bodies.len() + 1, || None);
+        let painted = |x: usize, z: usize| {
+            [(x, z), (x + 1, z), (x, z + 1), (x + 1, z + 1)]
+                .iter()
+                .any(|&(cx, cz)| self.painted_at(cz * w + cx) > 0.0)
+        };
         for z in rect.z0..z1 {
             for x in rect.x0..x1 {
-                let owner = self.cell_owner(x, z);
-                if owner == 0 || holes.is_hole(x, z) {
+                let owner = if bodies { self.cell_owner(x, z) } else { 0 };
+                if holes.is_hole(x, z) || (owner == 0 && !painted(x, z)) {
                     continue;
                 }
-                let b = builders[owner as usize - 1].get_or_insert_with(|| Builder {
+                // Painted water builds in the last slot (body index 0).
+                let slot = if owner == 0 {
+                    self.bodies.len()
+                } else {
+                    owner as usize - 1
+                };
+                let body = if owner == 0 {
+                    super::PAINTED_BODY
+                } else {
+                    owner as usize - 1
+                };
+                let b = builders[slot].get_or_insert_with(|| Builder {
                     water: self,
                     heights: field.heights(),
                     body_index: owner,
                     mesh: WaterMesh {
-                        body: owner as usize - 1,
+                        body,
                         ..WaterMesh::default()
                     },
                     ids: HashMap::new(),

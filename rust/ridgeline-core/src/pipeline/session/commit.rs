@@ -42,6 +42,7 @@ impl EditSession {
         let mut protect_rect = Rect::EMPTY;
         let mut before_h = Vec::new();
         let mut after_h = Vec::new();
+        let mut water_changed = false;
         if list == List::Edits && !start.is_empty() {
             let reads = self.stamp_reads();
             let mut c = start;
@@ -64,6 +65,7 @@ impl EditSession {
             before_h = c.copy_from(self.field.heights(), &self.all());
             after_h = c.copy_from(&win.values, &need);
             let _ = self.field.write_region(c.x0, c.z0, c.x1, c.z1, &after_h);
+            water_changed = self.refresh_water(c);
             heights_rect = c;
             // The changed strokes' own footprint (a protect stroke, a protection layer).
             protect_rect = start;
@@ -102,8 +104,14 @@ impl EditSession {
             foliage: None,
         };
         let changed = changed_cells(holes, &record.before_holes, &record.after_holes);
+        if water_changed {
+            self.sync_surface_water();
+        }
         let mut change = self.change(heights_rect, mask_rect, changed);
         mark_masks(&mut change, &record);
+        if water_changed {
+            change.water = heights_rect;
+        }
         self.history.push(record);
         self.redo.clear();
         Ok(change)
@@ -147,10 +155,12 @@ impl EditSession {
             m.write_into(&mut self.exclusion, &all, &ex.unpack());
             m.write_into(&mut self.regions, &all, ids);
         }
+        let mut water_changed = false;
         if !r.is_empty() {
-            // The recipe is already reverted or reapplied: recompute the protection of the
-            // height rectangle (it holds every changed stroke's footprint).
+            // The recipe is already reverted or reapplied: recompute the protection and the
+            // painted water of the height rectangle (it holds every changed stroke's footprint).
             self.refresh_protection(r);
+            water_changed = self.refresh_water(r);
         }
         let c = record.holes;
         if !c.is_empty() {
@@ -163,8 +173,14 @@ impl EditSession {
             let _ = self.field.write_holes(c.x0, c.z0, c.x1, c.z1, flags);
         }
         let changed = changed_cells(c, &record.before_holes, &record.after_holes);
+        if water_changed {
+            self.sync_surface_water();
+        }
         let mut change = self.change(r, m, changed);
         mark_masks(&mut change, record);
+        if water_changed {
+            change.water = r;
+        }
         if let RecordKind::Layer { id, .. } = &record.kind {
             let p = self.refresh_layer_paint(id);
             merge_paint(&mut change, &p);
@@ -273,6 +289,7 @@ impl EditSession {
             foliage: Rect::EMPTY,
             user_channels: Rect::EMPTY,
             surface_paint: Rect::EMPTY,
+            water: Rect::EMPTY,
         }
     }
 }

@@ -11,7 +11,25 @@ impl EditSession {
     /// every later change reclassifies locally, bit-identical to a full pass.
     pub fn attach_surface(&mut self, state: crate::pipeline::SurfaceState) {
         self.surface = Some(state);
+        self.cover_painted_water();
         self.publish_all_paint();
+    }
+
+    /// Reclassifies a newly attached classification with the painted water (when any was
+    /// painted): its samples are covered like a water body's.
+    fn cover_painted_water(&mut self) {
+        if self.water.fractions().is_empty() {
+            return;
+        }
+        self.sync_surface_water();
+        let [w, h] = self.grid.samples();
+        let all = crate::biome::SampleRect::new(0, 0, w, h);
+        if let Some(state) = &mut self.surface
+            && state.update(&self.field, &self.regions, all).is_err()
+        {
+            // As in `change`: a state that no longer fits is dropped, never published stale.
+            self.surface = None;
+        }
     }
 
     /// Classifies the current surface with this session's recipe and `prepared`'s water and
@@ -38,6 +56,7 @@ impl EditSession {
             state.keep_biomes(&prepared.surface, &self.field)?;
         }
         self.surface = Some(state);
+        self.cover_painted_water();
         self.publish_all_paint();
         Ok(())
     }

@@ -252,3 +252,36 @@ fn the_flow_attribute_is_what_queries_report() {
         }
     }
 }
+
+#[test]
+fn painted_water_gets_its_own_clipped_mesh_at_ground_plus_depth() {
+    use crate::hydrology::water::PAINTED_BODY;
+    let grid = Grid::new([8.0, 8.0], [8, 8], 8).unwrap();
+    let h: Vec<f32> = (0..81).map(|i| (i % 9) as f32 * 0.25).collect();
+    let field = Heightfield::new(grid, h.clone(), None).unwrap();
+    let mut water = WaterSet::empty(grid);
+    let painted: Vec<f32> = (0..81)
+        .map(|i| {
+            if (2..5).contains(&(i % 9)) && (2..5).contains(&(i / 9)) {
+                1.5
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    water.set_painted(painted.clone());
+    let meshes = water.surface_meshes(&field, CellRect::all(&grid));
+    assert_eq!(meshes.len(), 1);
+    let m = &meshes[0];
+    assert_eq!(m.body, PAINTED_BODY);
+    assert!(!m.indices.is_empty());
+    assert!(m.flow.iter().all(|f| *f == [0.0, 0.0]));
+    for (p, &d) in m.positions.iter().zip(&m.depth) {
+        // The surface over the ground is the queried depth there.
+        let g = field.height_at(p[0], p[2]).unwrap();
+        assert!((p[1] - g - d).abs() < 1e-4, "{p:?} {g} {d}");
+        assert!(d >= 0.0);
+        let q = water.depth_at(&field, p[0], p[2]);
+        assert!((q - d).abs() < 1e-4, "{q} vs {d}");
+    }
+}
