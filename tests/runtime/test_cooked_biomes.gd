@@ -91,3 +91,32 @@ func test_a_cooked_terrain_keeps_its_painted_layers() -> void:
 	assert_true(ct.get_foliage_instances("tufts", Rect2(28, 28, 4, 4)).size() > 0, "tufts back where cleared")
 	assert_true(ct.undo_stroke(), "undone")
 	assert_eq(ct.get_user_channel(0, at.call(ct, 30, 30)), 1.0, "the payload's paint again")
+
+
+func test_a_cooked_terrain_keeps_its_painted_water() -> void:
+	var ct := _load(PAINTED_COOKED)
+	var st := _load(PAINTED_SOURCE)
+	var at := func(t: Terrain3D, x: float, z: float) -> Vector3: return t.to_global(Vector3(x, 0, z))
+	var wet := 0
+	for k in 40:
+		var x := 62.0 + k * 0.5
+		var z := 22.0 + k * 0.3
+		var d: float = ct.get_water_depth(at.call(ct, x, z))
+		assert_eq(d, st.get_water_depth(at.call(st, x, z)), "the recipe's depth at %s, %s" % [x, z])
+		assert_eq(ct.get_height(at.call(ct, x, z)), st.get_height(at.call(st, x, z)), "and bed")
+		if d > 0.0:
+			wet += 1
+	assert_true(wet > 15, "painted water in the payload: %d wet points" % wet)
+	var p: Vector3 = at.call(ct, 72, 28)
+	var s: WaterSample = TerrainWater.sample(p)
+	assert_true(s != null and s.kind == WaterSample.KIND_PAINTED, "TerrainWater.sample finds it on the cooked terrain")
+	assert_eq(ct.get_surface(p, true), Terrain3D.get_surface_names().find("underwater"), "the bed classifies underwater")
+	# Painting over it works as on the recipe; undo comes back to the payload's water.
+	var before: float = ct.get_water_depth(p)
+	for t: Terrain3D in [ct, st]:
+		assert_true(t.paint_water(at.call(t, 74, 30), 4.0, 4.0), "deeper")
+	assert_near(ct.get_water_depth(p), st.get_water_depth(at.call(st, 72, 28)), 1e-4, "the same depth as the recipe")
+	assert_near(ct.get_height(p), st.get_height(at.call(st, 72, 28)), 1e-4, "and bed")
+	assert_true(ct.get_water_depth(p) > before, "deeper than before")
+	assert_true(ct.undo_stroke(), "undone")
+	assert_near(ct.get_water_depth(p), before, 1e-5, "the payload's water again")

@@ -78,6 +78,20 @@ impl WaterLayer {
         }
     }
 
+    /// A layer holding `depths` (metres per sample, clamped to 0..=[`MAX_WATER_DEPTH`]); an
+    /// empty vector is all-dry.
+    pub fn from_depths(samples: usize, depths: &[f32]) -> Self {
+        let d = if depths.iter().any(|&x| x > 0.0) {
+            depths
+                .iter()
+                .map(|&x| (x / MAX_WATER_DEPTH).clamp(0.0, 1.0))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Self { samples, d }
+    }
+
     /// True when no sample holds water.
     pub fn is_dry(&self) -> bool {
         self.d.iter().all(|&x| x == 0.0)
@@ -144,7 +158,18 @@ impl WaterLayer {
 /// Replays the `paint_water` strokes of `strokes` (in evaluation order) on `rect` from
 /// all-dry: the fractions of `rect`, row-major.
 pub fn replay<'a>(strokes: impl Iterator<Item = &'a Stroke>, grid: &Grid, rect: Rect) -> Vec<f32> {
-    let mut out = vec![0.0f32; rect.area()];
+    replay_from(vec![0.0f32; rect.area()], strokes, grid, rect)
+}
+
+/// Replays like [`replay`] from `start` (the fractions of `rect`, row-major: a cooked
+/// terrain's painted water) instead of all-dry.
+pub fn replay_from<'a>(
+    start: Vec<f32>,
+    strokes: impl Iterator<Item = &'a Stroke>,
+    grid: &Grid,
+    rect: Rect,
+) -> Vec<f32> {
+    let mut out = start;
     for s in strokes {
         if let Op::PaintWater(op) = &s.op
             && s.footprint(grid).intersects(&rect)

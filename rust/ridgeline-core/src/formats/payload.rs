@@ -105,7 +105,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         m.insert("biome_rules".into(), super::payload_biome_rules::meta(b));
     }
     if let (Some(v), Some(m)) = (
-        super::payload_paint::meta(&p.scatter_source),
+        super::payload_paint::meta(&p.scatter_source, &p.water.painted),
         meta.as_object_mut(),
     ) {
         m.insert("paint".into(), v);
@@ -158,7 +158,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     }
     super::payload_scatter::write(&p.scatter, &mut body);
     super::payload_scatter_source::write(&p.scatter_source, &mut body);
-    super::payload_paint::write(&p.scatter_source, &mut body);
+    super::payload_paint::write(&p.scatter_source, &p.water.painted, &mut body);
     if let Some(b) = super::payload_scatter::base_sites(p) {
         super::payload_scatter::write(b, &mut body);
     }
@@ -411,7 +411,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         .bytes(n)
         .ok_or_else(|| bad(source, "corrupt paint section size"))?;
     let layers = b.take(bytes, "the painted layers")?;
-    super::payload_paint::read(paint, layers, n, source, &mut scatter_source)?;
+    let painted = super::payload_paint::read(paint, layers, n, source, &mut scatter_source)?;
     if let Some(count) = sites {
         let bytes = count
             .checked_mul(super::payload_scatter::PLACEMENT_BYTES)
@@ -449,9 +449,8 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         bodies,
         owner,
         surface,
-        // Painted water is not cooked yet: a cooked terrain's painted water replays from its
-        // runtime strokes.
-        painted: Vec::new(),
+        // The painted water (`meta.paint.water`): the cooked heights are the beds under it.
+        painted,
     };
     Ok(PreparedTerrain {
         field,

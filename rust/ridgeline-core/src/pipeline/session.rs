@@ -96,6 +96,9 @@ pub struct EditSession {
     base_paint: crate::edit::paint::PaintLayers,
     /// Painted water (`crate::edit::water`), replayed from the `paint_water` strokes.
     water: crate::edit::water::WaterLayer,
+    /// The painted water the `paint_water` strokes paint over (a cooked terrain's; dry
+    /// otherwise). `base` holds the heights above it (the surface, not the bed).
+    base_water: crate::edit::water::WaterLayer,
     biome_names: Vec<String>,
     edits: Vec<Stroke>,
     exclusions: Vec<Stroke>,
@@ -174,6 +177,7 @@ impl EditSession {
             paint: crate::edit::paint::PaintLayers::new(n),
             base_paint: crate::edit::paint::PaintLayers::new(n),
             water: crate::edit::water::WaterLayer::new(n),
+            base_water: crate::edit::water::WaterLayer::new(n),
             base_exclusion: vec![0.0; n],
             base_regions: vec![0; n],
             biome_names,
@@ -494,7 +498,7 @@ impl EditSession {
         }
         self.scratch = scratch;
         result?;
-        if self.has_water_strokes() {
+        if self.has_water() {
             // The bed under painted water (`crate::edit::water`).
             let d = self.replay_water(win.rect);
             crate::edit::water::lower_to_bed(&mut win.values, &d);

@@ -400,3 +400,110 @@ fn a_cooked_session_grows_placements_from_the_stored_sites() {
     assert!(cooked.undo().is_some());
     assert_eq!(rocks(&cooked), before);
 }
+
+/// `bytes` (an encoded payload) with its body rewritten by `edit` and a valid checksum.
+fn with_body(bytes: &[u8], edit: impl Fn(&mut Vec<u8>)) -> Vec<u8> {
+    let head = 14 + u16::from_le_bytes([bytes[12], bytes[13]]) as usize;
+    let mut body = bytes[head + 16..].to_vec();
+    edit(&mut body);
+    let mut out = bytes[..head].to_vec();
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crate::seed::fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+#[test]
+fn a_cooked_session_paints_water_over_the_payloads_painted_water() {
+    let r = two_biomes(1e4);
+    let mut s = session(r, &prepared(&two_biomes(1e4)), false);
+    let level = s.field().height_at(40.0, 40.0).unwrap() + 0.5;
+    s.apply_stroke(
+        &json!({"type": "paint_water", "center": [40, 40], "radius": 12,
+                           "depth": 2, "level": level}),
+    )
+    .unwrap();
+    let r = s.recipe().clone();
+    // The recipe's own session (generated base, strokes replayed), as `Terrain3D` edits it.
+    let never = AtomicBool::new(false);
+    let base = prepare_base(
+        &r,
+        Quality::Final,
+        &mut GraphCache::default(),
+        &|_, _| {},
+        &never,
+    )
+    .unwrap();
+    let (p, uncooked) = finish(&r, base, None).unwrap();
+    let mut uncooked = uncooked.unwrap();
+    assert!(!p.water.painted.is_empty(), "the recipe paints water");
+    let bytes = crate::formats::payload::encode(&p);
+    let cooked_p = crate::formats::payload::decode(&bytes, "t.terrain.bin").unwrap();
+    assert_eq!(
+        cooked_p.water.painted, p.water.painted,
+        "the payload keeps it"
+    );
+    assert_eq!(cooked_p.field.heights(), p.field.heights(), "over the beds");
+    let mut cooked = session(cooked_recipe_of(&cooked_p), &cooked_p, true);
+    cooked.set_base_water(&cooked_p.water.painted).unwrap();
+    assert_eq!(
+        cooked.field().heights(),
+        p.field.heights(),
+        "set_base_water moves no bed"
+    );
+    assert_eq!(cooked.water_depths(), uncooked.water_depths());
+    let roles = |s: &EditSession| s.surface().unwrap().role_ids.clone();
+    assert_eq!(roles(&cooked), roles(&uncooked), "underwater roles kept");
+    // A raise across the pond's edge and a deeper level-mode pond over it: the same ground and
+    // water as on the recipe (within float rounding of bed + depth − depth).
+    for stroke in [
+        json!({"type": "raise", "center": [50, 44], "radius": 8, "amount": 1.5}),
+        json!({"type": "paint_water", "center": [36, 40], "radius": 7, "depth": 3,
+               "level": level + 0.25}),
+    ] {
+        for s in [&mut cooked, &mut uncooked] {
+            s.apply_stroke(&stroke).unwrap();
+        }
+    }
+    let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-4);
+    assert!(
+        close(cooked.field().heights(), uncooked.field().heights()),
+        "the beds after the strokes"
+    );
+    assert!(
+        close(&cooked.water_depths(), &uncooked.water_depths()),
+        "the water"
+    );
+    assert_ne!(cooked.field().heights(), p.field.heights());
+    assert!(cooked.undo().is_some() && cooked.undo().is_some());
+    assert!(
+        close(cooked.field().heights(), p.field.heights()),
+        "undo comes back to the payload's beds"
+    );
+    assert!(close(&cooked.water_depths(), &p.water.painted), "and water");
+    // Bad depths: refused, located.
+    assert!(cooked.set_base_water(&[1.0; 3]).is_err());
+    let mut nan = p.water.painted.clone();
+    nan[7] = f32::NAN;
+    let e = cooked.set_base_water(&nan).unwrap_err().to_string();
+    assert!(e.contains("base water[7]"), "{e}");
+    // A corrupt depth in the payload is a located error.
+    let section: Vec<u8> = p
+        .water
+        .painted
+        .iter()
+        .flat_map(|d| d.to_le_bytes())
+        .collect();
+    let corrupt = with_body(&bytes, |body| {
+        let at = body
+            .windows(section.len())
+            .position(|w| w == section.as_slice())
+            .expect("the section is in the body");
+        body[at + 4 * 5..at + 4 * 6].copy_from_slice(&(-1.0f32).to_le_bytes());
+    });
+    let Err(e) = crate::formats::payload::decode(&corrupt, "t.terrain.bin") else {
+        panic!("a corrupt depth is refused");
+    };
+    let e = e.to_string();
+    assert!(e.contains("paint.water[5]"), "{e}");
+}

@@ -104,6 +104,13 @@ impl Terrain3D {
         session
             .set_base_foliage(&prepared.scatter_source.foliage_density)
             .map_err(|e| e.to_string())?;
+        // A cooked payload's painted water is what `paint_water` strokes paint over (its heights
+        // are the beds); before classifying, so the classification counts it as water.
+        if !prepared.water.painted.is_empty() {
+            session
+                .set_base_water(&prepared.water.painted)
+                .map_err(|e| e.to_string())?;
+        }
         // Reclassify edits locally from here on (a cooked terrain without stored biome rules
         // keeps its biomes, only roles follow the edits; with them the session re-resolves).
         let mut core = ridgeline_core::pipeline::PreparedTerrain::new(

@@ -17,7 +17,7 @@ impl EditSession {
 
     /// Reclassifies a newly attached classification with the painted water (when any was
     /// painted): its samples are covered like a water body's.
-    fn cover_painted_water(&mut self) {
+    pub(super) fn cover_painted_water(&mut self) {
         if self.water.fractions().is_empty() {
             return;
         }

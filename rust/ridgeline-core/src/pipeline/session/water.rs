@@ -5,7 +5,7 @@
 use super::{Change, EditSession};
 use crate::edit::rect::Rect;
 use crate::edit::stroke::List;
-use crate::edit::water::{MAX_WATER_DEPTH, WaterLayer, replay};
+use crate::edit::water::{MAX_WATER_DEPTH, WaterLayer, replay_from};
 use crate::error::{Error, Result};
 
 impl EditSession {
@@ -22,11 +22,63 @@ impl EditSession {
 
     /// The depth fractions of `rect` replayed from the enabled `paint_water` strokes.
     pub(super) fn replay_water(&self, rect: Rect) -> Vec<f32> {
+        let [w, _] = self.grid.samples();
+        let start = self.base_water.read_rect(rect, w);
         if rect.is_empty() || !self.has_water_strokes() {
-            return vec![0.0; rect.area()];
+            return start;
         }
         let order = self.order(List::Edits);
-        replay(order.iter().map(|&i| &self.edits[i]), &self.grid, rect)
+        replay_from(
+            start,
+            order.iter().map(|&i| &self.edits[i]),
+            &self.grid,
+            rect,
+        )
+    }
+
+    /// Makes `depths` (metres per sample: a cooked terrain's painted water, the payload's
+    /// `meta.paint.water`) the water the `paint_water` strokes paint over. The session's
+    /// heights are the beds under it; the height strokes replay from the surface above them
+    /// (bed + depth), so a stroke moves the ground as on the recipe, level mode included, and
+    /// samples no stroke touches keep their cooked heights exactly. Depths of another grid,
+    /// or not finite and within 0..=[`MAX_WATER_DEPTH`], are an error and change nothing.
+    pub fn set_base_water(&mut self, depths: &[f32]) -> Result<()> {
+        let n = self.grid.sample_count();
+        if depths.len() != n {
+            return Err(Error::invalid(
+                "base water",
+                format!("has {} samples; the grid has {n}", depths.len()),
+            ));
+        }
+        if let Some(i) = depths
+            .iter()
+            .position(|d| !d.is_finite() || !(0.0..=MAX_WATER_DEPTH).contains(d))
+        {
+            return Err(Error::invalid(
+                format!("base water[{i}]"),
+                format!("must be 0..={MAX_WATER_DEPTH} metres, got {}", depths[i]),
+            ));
+        }
+        // The base heights go back up to the surface by the old base's depth and down by nothing.
+        for (i, h) in self.base.iter_mut().enumerate() {
+            let old = self.base_water.depth(i);
+            let d = depths[i];
+            if d != old {
+                *h += d - old;
+            }
+        }
+        self.base_water = WaterLayer::from_depths(n, depths);
+        self.water = self.base_water.clone();
+        let all = self.all();
+        self.refresh_water(all);
+        // A classification made before covers the water now (underwater roles, wet distances).
+        self.cover_painted_water();
+        Ok(())
+    }
+
+    /// True when any sample may hold painted water (a `paint_water` stroke or base water).
+    pub(super) fn has_water(&self) -> bool {
+        self.has_water_strokes() || !self.base_water.is_dry()
     }
 
     /// Hands the painted water to the classification (the next reclassification covers the
