@@ -55,7 +55,7 @@ func test_bed_lowered_and_queries_agree() -> void:
 			if w != null:
 				assert_eq(w.depth, d, "same depth")
 				assert_near(terrain.get_height(q) + d, w.surface.y, 1e-4, "get_height + get_water_depth = surface at %s" % q)
-			assert_eq(terrain.get_surface(q), Terrain3D.SURFACE_WATER, "get_surface: water")
+			assert_eq(terrain.get_surface(q, false), Terrain3D.SURFACE_WATER, "get_surface: water")
 		else:
 			assert_true(w == null, "sample agrees where dry (%s)" % q)
 	assert_true(wet > 30, "%d wet points" % wet)

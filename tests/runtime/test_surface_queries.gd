@@ -60,13 +60,47 @@ func test_surface_is_the_role_or_water() -> void:
 	var names := Terrain3D.get_surface_names()
 	assert_eq(names.size(), 9, "nine surface names")
 	assert_eq(names[0], "ground", "id 0")
-	var pts := _grid_points(terrain, 24, 4.0)
+	var water := _assert_surfaces(terrain, _grid_points(terrain, 24, 4.0))
+	assert_true(water > 10, "water was among them (%d)" % water)
+	terrain.queue_free()
+
+
+## get_surface reads a per-cell index built on the first query: sculpting a lake's floor above
+## its level, cutting a hole and painting water on dry land afterwards must show at once.
+func test_surface_follows_sculpting_holes_and_painted_water() -> void:
+	var terrain := _lakes()
+	var pts := _grid_points(terrain, 48, 2.0)
+	var before := _assert_surfaces(terrain, pts)
+	var raised := terrain.apply_stroke({"type": "raise", "center": [32, 32], "radius": 10.0, "amount": 30.0})
+	assert_true(raised, "the lake floor is raised")
+	var holed := terrain.apply_stroke({"type": "hole", "center": [67, 12], "radius": 5.0})
+	assert_true(holed, "a hole is cut")
+	var painted := terrain.paint_water(Vector3(64, 0, 50), 6.0, 1.5)
+	assert_true(painted, "water is painted")
+	var centre := Vector3(32, 0, 32)
+	assert_eq(terrain.get_water_depth(centre), 0.0, "the raised floor is dry")
+	assert_true(terrain.get_surface(centre, false) != Terrain3D.SURFACE_WATER, "and its surface is not water")
+	assert_eq(terrain.get_surface(Vector3(67, 0, 12), false), Terrain3D.SURFACE_NONE, "the hole has no surface")
+	assert_eq(terrain.get_surface(Vector3(64, 0, 50), false), Terrain3D.SURFACE_WATER, "painted water is water")
+	var after := _assert_surfaces(terrain, pts)
+	assert_true(after != before, "the wet count changed (%d → %d)" % [before, after])
+	terrain.undo_stroke()
+	terrain.undo_stroke()
+	terrain.undo_stroke()
+	assert_eq(_assert_surfaces(terrain, pts), before, "undo brings every answer back")
+	terrain.queue_free()
+
+
+## Checks get_surface / get_surfaces at `pts` against contains, get_water_depth and the role;
+## returns how many points are water.
+func _assert_surfaces(terrain: Terrain3D, pts: PackedVector3Array) -> int:
+	var names := Terrain3D.get_surface_names()
 	var surfaces := terrain.get_surfaces(pts)
 	var dry_surfaces := terrain.get_surfaces(pts, true)
 	var water := 0
 	for i in pts.size():
 		var p := pts[i]
-		var s := terrain.get_surface(p)
+		var s := terrain.get_surface(p, false)
 		assert_eq(surfaces[i], s, "batch = single at %s" % p)
 		assert_eq(dry_surfaces[i], terrain.get_surface(p, true), "batch = single, ignoring water, at %s" % p)
 		if not terrain.contains(p):
@@ -79,8 +113,7 @@ func test_surface_is_the_role_or_water() -> void:
 			assert_eq(s, Terrain3D.SURFACE_WATER, "water at %s" % p)
 		else:
 			assert_eq(names[s], role, "the role where dry at %s" % p)
-	assert_true(water > 10, "water was among them (%d)" % water)
-	terrain.queue_free()
+	return water
 
 
 func test_smooth_normal_is_unit_and_blends_face_normals() -> void:

@@ -15,6 +15,8 @@ use crate::heightfield::Heightfield;
 use glam::{DVec3, Vec3};
 use rayon::prelude::*;
 
+pub mod surface_index;
+
 /// A ray hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hit {

@@ -30,17 +30,7 @@ pub fn run(args: &[String]) -> Result<()> {
             let dir = repo_root().join("tests");
             // The cooked 1 km terrain for godot_load_cooked_1km (made fresh: it carries the
             // generator version).
-            let generated = dir.join("fixtures/generated");
-            std::fs::create_dir_all(&generated)?;
-            let cli = crate::target_dir().join("release").join("ridgeline");
-            crate::proc::run(
-                std::process::Command::new(cli)
-                    .arg("cook")
-                    .arg(dir.join("bench/one_km.terrain.json"))
-                    .arg("--out")
-                    .arg(generated.join("one_km.terrain.bin")),
-                "ridgeline cook (bench fixture)",
-            )?;
+            cook_bench_fixture(&dir)?;
             project::import(&godot, &dir)?;
             let mut cmd = godot.command();
             cmd.arg("--headless")
@@ -288,8 +278,44 @@ fn raycast_fast_with_jolt(
 }
 
 /// The Godot benchmark scripts `--only` can pick, by the ids they print.
+/// The cooked 1 km terrain `peers.gd` loads for godot_load_cooked_1km (made fresh: it carries
+/// the generator version).
+fn cook_bench_fixture(dir: &std::path::Path) -> Result<()> {
+    let generated = dir.join("fixtures/generated");
+    std::fs::create_dir_all(&generated)?;
+    let cli = crate::target_dir().join("release").join("ridgeline");
+    crate::proc::run(
+        std::process::Command::new(cli)
+            .arg("cook")
+            .arg(dir.join("bench/one_km.terrain.json"))
+            .arg("--out")
+            .arg(generated.join("one_km.terrain.bin")),
+        "ridgeline cook (bench fixture)",
+    )
+}
+
 const ONLY_SCRIPTS: &[(&[&str], &str)] = &[
-    (&["godot_set_heights_64"], "runtime_writes"),
+    (
+        &[
+            "godot_set_heights_64",
+            "godot_user_channel_tick",
+            "godot_user_channel_query",
+        ],
+        "runtime_writes",
+    ),
+    (
+        &[
+            "godot_load_cooked_1km",
+            "godot_memory_1km",
+            "godot_get_height_call",
+            "godot_empty_call",
+            "godot_surface_query",
+            "godot_get_heights_batch",
+            "godot_raycast",
+            "stroke_godot_20m",
+        ],
+        "peers",
+    ),
     (
         &[
             "editor_stroke_tick_20m",
@@ -331,6 +357,9 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
     let godot = godot::locate_or_provision()?;
     build_and_install()?;
     let dir = repo_root().join("tests");
+    if picked.contains(&"peers") {
+        cook_bench_fixture(&dir)?;
+    }
     project::import(&godot, &dir)?;
     let mut lines = Vec::new();
     for script in picked {

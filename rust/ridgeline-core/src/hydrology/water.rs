@@ -15,8 +15,10 @@ use crate::hydrology::drainage::NEIGHBOURS;
 pub mod channel;
 mod query;
 pub mod surface_mesh;
+mod wetness;
 
 pub use query::{WaterPoint, WaterSample};
+pub use wetness::Wetness;
 
 /// Most water bodies one terrain can hold (sample ownership is stored in 16 bits).
 pub const MAX_BODIES: usize = u16::MAX as usize - 1;

@@ -248,7 +248,11 @@ impl Terrain3D {
     fn publish(&mut self, s: &EditSession, change: &Change, corrupt: bool) -> Result<(), String> {
         let range_before;
         let field = {
-            let mut guard = self.prepared_mut();
+            // Heights, holes and painted water change only inside the change's rectangles.
+            self.view
+                .invalidate_surface_samples(change.heights.union(&change.water));
+            self.view.invalidate_surface_cells(change.holes);
+            let mut guard = self.view.prepared_mut_for_edit();
             let Some(prepared) = guard.as_mut() else {
                 return Err("no surface".into());
             };

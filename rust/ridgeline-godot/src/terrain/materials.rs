@@ -91,7 +91,11 @@ impl Terrain3D {
         let Some(p) = self.prepared().clone() else {
             return StringName::default();
         };
-        let Some(xf) = self.view.xform.get(&self.base()) else {
+        let Some(xf) = self
+            .view
+            .xform
+            .get_with(|| self.base().get_global_transform())
+        else {
             return StringName::default();
         };
         let local = xf.to_local * world_position;

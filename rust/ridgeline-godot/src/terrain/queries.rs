@@ -198,8 +198,11 @@ impl Terrain3D {
         let Some(p) = prepared.as_ref() else {
             return failure;
         };
-        let base = self.base();
-        let Some(xf) = self.view.xform.get(&base) else {
+        let Some(xf) = self
+            .view
+            .xform
+            .get_with(|| self.base().get_global_transform())
+        else {
             return failure;
         };
         f(p, xf)

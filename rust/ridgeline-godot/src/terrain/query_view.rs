@@ -9,6 +9,8 @@
 use super::job::Prepared;
 use super::transform_cache::TransformCache;
 use godot::prelude::*;
+use ridgeline_core::edit::rect::Rect;
+use ridgeline_core::query::surface_index::SurfaceIndex;
 use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::sync::Arc;
 
@@ -26,6 +28,12 @@ pub struct QueryView {
     visible: Cell<bool>,
     /// The node's global transform, cached while provably current.
     pub xform: TransformCache,
+    /// What `get_surface` reads: hole and water state per cell, built lazily per tile and
+    /// invalidated by every write to the surface (see [`Self::prepared_mut`]).
+    surface_index: RefCell<SurfaceIndex>,
+    /// Set when the index could not be invalidated at once (it was borrowed): the next query
+    /// forgets every cell.
+    surface_index_stale: Cell<bool>,
 }
 
 impl QueryView {
@@ -40,9 +48,69 @@ impl QueryView {
         self.prepared.try_borrow().ok()
     }
 
-    /// The current surface, for replacing or editing it in place.
+    /// The current surface, for replacing or editing it in place. The surface index forgets
+    /// every cell (whatever the caller changes); edits that know their rectangles use
+    /// [`Self::prepared_mut_for_edit`].
     pub fn prepared_mut(&self) -> RefMut<'_, Option<Arc<Prepared>>> {
+        self.invalidate_surface_index(None);
         self.prepared.borrow_mut()
+    }
+
+    /// [`Self::prepared_mut`] for an edit that reports what it changes through
+    /// [`Self::invalidate_surface_samples`] and [`Self::invalidate_surface_cells`].
+    pub fn prepared_mut_for_edit(&self) -> RefMut<'_, Option<Arc<Prepared>>> {
+        self.prepared.borrow_mut()
+    }
+
+    /// The surface index forgets the cells having a sample of `r` as a corner (heights or
+    /// water depths changed there).
+    pub fn invalidate_surface_samples(&self, r: Rect) {
+        if !r.is_empty() {
+            self.invalidate_surface_index(Some((r, true)));
+        }
+    }
+
+    /// The surface index forgets cells `r` (hole flags changed there).
+    pub fn invalidate_surface_cells(&self, r: Rect) {
+        if !r.is_empty() {
+            self.invalidate_surface_index(Some((r, false)));
+        }
+    }
+
+    fn invalidate_surface_index(&self, what: Option<(Rect, bool)>) {
+        let Ok(mut index) = self.surface_index.try_borrow_mut() else {
+            self.surface_index_stale.set(true);
+            return;
+        };
+        match what {
+            None => index.invalidate_all(),
+            Some((r, true)) => index.invalidate_samples(r.x0, r.z0, r.x1, r.z1),
+            Some((r, false)) => index.invalidate_cells(r.x0, r.z0, r.x1, r.z1),
+        }
+    }
+
+    /// The surface at terrain-local (x, z) of `p` (the view's current surface) through the
+    /// surface index: hole, water, or the nearest sample's role
+    /// ([`ridgeline_core::query::surface_index`]).
+    pub fn surface_at(&self, p: &Prepared, x: f32, z: f32, ignore_water: bool) -> i32 {
+        use ridgeline_core::query::surface_index::surface_at;
+        let roles = &p.surface.role_ids;
+        match self.surface_index.try_borrow_mut() {
+            Ok(mut index) => {
+                if self.surface_index_stale.take() {
+                    index.invalidate_all();
+                }
+                index.surface_at(&p.field, &p.water, roles, x, z, ignore_water)
+            }
+            Err(_) => surface_at(&p.field, &p.water, roles, x, z, ignore_water),
+        }
+    }
+
+    /// Bytes the surface index holds (0 until the first `get_surface`).
+    pub fn surface_index_bytes(&self) -> usize {
+        self.surface_index
+            .try_borrow()
+            .map_or(0, |i| i.heap_bytes())
     }
 
     /// The terrain id as last set on the node.

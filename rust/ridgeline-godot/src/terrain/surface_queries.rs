@@ -3,17 +3,12 @@
 //! placing things. Point forms for convenience, batch forms for hot loops.
 
 use super::Terrain3D;
-use super::job::Prepared;
-use super::surface_classes;
 use crate::convert::panic_guard::or_report;
 use crate::convert::world::normal_to_world;
 use godot::prelude::*;
 use ridgeline_core::biome::roles::Role;
 
-/// `get_surface` outside the terrain or in a hole.
-const NONE: i32 = -1;
-/// `get_surface` where water covers the ground.
-const WATER: i32 = 255;
+use ridgeline_core::query::surface_index::{SURFACE_NONE as NONE, SURFACE_WATER as WATER};
 
 #[godot_api(secondary)]
 impl Terrain3D {
@@ -40,15 +35,13 @@ impl Terrain3D {
     /// [method get_surface_names] (0 ground, 1 grass, 2 rock, 3 cliff, 4 sediment, 5 sand,
     /// 6 snow, 7 wet_ground, 8 underwater; see docs/materials.md) — and [constant SURFACE_NONE]
     /// outside the terrain, in a hole, or before the first generation. Roles follow sculpting.
+    /// Both arguments are required: a call that leaves a default out goes through Godot's
+    /// slower variant call, and this is a per-frame query (docs/runtime-api.md).
     #[func]
-    pub fn get_surface(
-        &self,
-        world_position: Vector3,
-        #[opt(default = false)] ignore_water: bool,
-    ) -> i32 {
+    pub fn get_surface(&self, world_position: Vector3, ignore_water: bool) -> i32 {
         self.surface(NONE, |p, xf| {
             let l = xf.to_local * world_position;
-            surface_at(p, l.x, l.z, ignore_water)
+            self.view.surface_at(p, l.x, l.z, ignore_water)
         })
     }
 
@@ -64,7 +57,7 @@ impl Terrain3D {
             or_report("Terrain3D.get_surfaces", none(), || {
                 PackedInt32Array::from_iter(world_positions.as_slice().iter().map(|w| {
                     let l = xf.to_local * *w;
-                    surface_at(p, l.x, l.z, ignore_water)
+                    self.view.surface_at(p, l.x, l.z, ignore_water)
                 }))
             })
         })
@@ -118,18 +111,4 @@ impl Terrain3D {
             })
         })
     }
-}
-
-/// The surface index at terrain-local (x, z) (see [`Terrain3D::get_surface`]).
-fn surface_at(p: &Prepared, x: f32, z: f32, ignore_water: bool) -> i32 {
-    if p.field.height_at(x, z).is_none() {
-        return NONE;
-    }
-    if !ignore_water && p.water.depth_at(&p.field, x, z) > 0.0 {
-        return WATER;
-    }
-    let Some((ix, iz)) = p.field.grid().nearest_sample(x, z) else {
-        return NONE;
-    };
-    i32::from(surface_classes::role_at(p, p.field.grid().index(ix, iz)))
 }

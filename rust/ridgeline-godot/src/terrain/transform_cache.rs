@@ -34,10 +34,18 @@ impl TransformCache {
     /// The node's current placement; `None` when its transform cannot be inverted (scaled to
     /// zero along an axis), so that no world position maps onto the terrain.
     pub fn get(&self, node: &Node3D) -> Option<Placement> {
+        self.get_with(|| node.get_global_transform())
+    }
+
+    /// [`Self::get`] that reaches the node only when the transform is not cached: `global`
+    /// fetches it. (Borrowing a node's base handle costs an engine call per query; a cached
+    /// transform needs none.)
+    #[inline]
+    pub fn get_with(&self, global: impl FnOnce() -> Transform3D) -> Option<Placement> {
         if let Some(p) = self.cached.get() {
             return p;
         }
-        let to_world = node.get_global_transform();
+        let to_world = global();
         let det = to_world.basis.determinant();
         let p = (det != 0.0 && det.is_finite()).then(|| Placement {
             to_world,

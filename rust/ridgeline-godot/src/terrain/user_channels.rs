@@ -100,11 +100,10 @@ impl Terrain3D {
         self.surface(0.0, |p, xf| {
             let l = xf.to_local * world_position;
             let grid = p.field.grid();
+            // `nearest_sample` is `None` exactly outside the terrain.
             match grid.nearest_sample(l.x, l.z) {
-                Some((x, z)) if grid.contains(l.x, l.z) => {
-                    p.paint.layers.user(grid.index(x, z), ch) as f32 * scale
-                }
-                _ => 0.0,
+                Some((x, z)) => p.paint.layers.user(grid.index(x, z), ch) as f32 * scale,
+                None => 0.0,
             }
         })
     }
@@ -133,10 +132,8 @@ impl Terrain3D {
                 PackedFloat32Array::from_iter(world_positions.as_slice().iter().map(|w| {
                     let l = xf.to_local * *w;
                     match grid.nearest_sample(l.x, l.z) {
-                        Some((x, z)) if grid.contains(l.x, l.z) => {
-                            p.paint.layers.user(grid.index(x, z), ch) as f32 * scale
-                        }
-                        _ => 0.0,
+                        Some((x, z)) => p.paint.layers.user(grid.index(x, z), ch) as f32 * scale,
+                        None => 0.0,
                     }
                 }))
             })
@@ -209,7 +206,11 @@ impl Terrain3D {
 
     /// The terrain-local X/Z of a world position, or an error naming `what`.
     pub(super) fn local_xz(&self, what: &str, world: Vector3) -> Option<[f32; 2]> {
-        match self.view.xform.get(&self.base()) {
+        match self
+            .view
+            .xform
+            .get_with(|| self.base().get_global_transform())
+        {
             Some(xf) => {
                 let l = xf.to_local * world;
                 Some([l.x, l.z])

@@ -15,28 +15,28 @@ impl Terrain3D {
     /// the terrain has water. New bank warnings are pushed as Godot warnings.
     pub(super) fn refresh_water_after_edit(&mut self) {
         let before = self.water_warnings();
-        {
+        let (bodies, painted) = self.prepared().as_ref().map_or((false, false), |p| {
+            (!p.water.bodies.is_empty(), !p.water.painted.is_empty())
+        });
+        if !bodies && !painted {
+            return;
+        }
+        // Painted water alone has nothing to re-resolve: the edit copied its depths and
+        // invalidated what it changed; only its mesh follows below.
+        if bodies {
+            // Re-resolved bodies may change anywhere: the surface index forgets every cell.
             let mut guard = self.prepared_mut();
             let Some(prepared) = guard.as_mut() else {
                 return;
             };
-            if prepared.water.bodies.is_empty() {
-                // Painted water only: nothing to re-resolve, but its surface follows the edit.
-                if prepared.water.painted.is_empty() {
-                    return;
-                }
-            }
             let [w, h] = prepared.field.grid().samples();
             let Ok(ground) = Field::from_vec(w, h, prepared.field.heights().to_vec()) else {
                 return;
             };
-            let p = Arc::make_mut(prepared);
-            let water = Arc::make_mut(&mut p.water);
+            let water = Arc::make_mut(&mut Arc::make_mut(prepared).water);
             // Generated water keeps its definitions; water loaded from a payload or the
             // development cache only has its coverage.
-            if water.bodies.is_empty() {
-                // Painted water is copied from the edit session (`editing`).
-            } else if water.definitions_complete() {
+            if water.definitions_complete() {
                 water.refresh(&ground);
             } else {
                 water.refresh_from_coverage(&ground);

@@ -81,7 +81,11 @@ impl Terrain3D {
     /// The terrain-local height of `world`, or `None` with an error when the transform is
     /// unusable.
     fn local_height(&self, what: &str, world: Vector3) -> Option<f32> {
-        match self.view.xform.get(&self.base()) {
+        match self
+            .view
+            .xform
+            .get_with(|| self.base().get_global_transform())
+        {
             Some(xf) => Some((xf.to_local * world).y),
             None => {
                 godot_error!("Terrain3D.{what}: the terrain has no usable transform");
