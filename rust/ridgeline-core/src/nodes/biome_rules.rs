@@ -10,9 +10,9 @@
 //! distance here; without it the sea below the recipe's sea level, connected to the border,
 //! is used. A connected `erosion` field (an Erosion node's signed `change`: + deposition,
 //! − removal) drives the transport roles: a cut of `cut_depth` or more exposes rock, a deposit
-//! of `deposit_depth` or more on gentle ground lays sediment. To weight transport like the
-//! heights where a Height Blend mixes eroded and uneroded ground, blend `change` with the same
-//! mask and amount (against a Flat Terrain of height 0) before connecting it.
+//! of `deposit_depth` or more on gentle ground lays sediment. Where a Height Blend mixes eroded
+//! and uneroded ground, its `change` output (the erosion change connected to its `b_change` or
+//! `a_change`, weighted with the blend's amount and mask) is the transport to connect here.
 
 use super::util::{input, optional_input};
 use super::{

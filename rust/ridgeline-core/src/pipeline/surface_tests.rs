@@ -365,3 +365,64 @@ fn erosion_change_exposes_rock_in_cuts_and_lays_sediment_in_deposits() {
         "incremental = full with erosion"
     );
 }
+
+/// Eroded hills blended into uneroded ones over the west half (`amount`), the blend's
+/// transport connected to Biome Rules.
+fn blended_erosion_recipe(amount: f64) -> Recipe {
+    recipe(&format!(
+        r#", "graph": {{"format_version": 1, "output": "out", "nodes": [
+            {{"id": "hills", "type": "noise_terrain", "position": [0, 0],
+              "params": {{"height_variation": 40, "feature_size": 20, "base_height": 10}}}},
+            {{"id": "erode", "type": "erosion", "position": [100, 0], "inputs": {{"field": "hills"}},
+              "params": {{"iterations": 30000}}}},
+            {{"id": "west", "type": "polygon_mask", "position": [100, 100], "inputs": {{"field": "hills"}},
+              "params": {{"points": [[-1, -1], [31.5, -1], [31.5, 65], [-1, 65]], "falloff": 0}}}},
+            {{"id": "blend", "type": "height_blend", "position": [200, 0],
+              "params": {{"amount": {amount}}},
+              "inputs": {{"a": "hills", "b": "erode:heightfield", "mask": "west", "b_change": "erode:change"}}}},
+            {{"id": "rules", "type": "biome_rules", "position": [300, 0],
+              "inputs": {{"field": "blend", "erosion": "blend:change"}}}},
+            {{"id": "out", "type": "terrain_output", "position": [400, 0],
+              "inputs": {{"heightfield": "rules"}}}}]}}"#
+    ))
+}
+
+#[test]
+fn a_height_blend_weights_transport_with_its_amount_and_mask() {
+    let raw = prepared(&eroded_recipe(true, ""));
+    let raw_change = raw.sources.erosion.clone().expect("the erosion change");
+    for amount in [1.0f32, 0.5] {
+        let p = prepared(&blended_erosion_recipe(f64::from(amount)));
+        let change = p.sources.erosion.clone().expect("the blended change");
+        let [w, _] = p.field.grid().samples();
+        let (mut west, mut east) = (0, 0);
+        for (i, (&c, &r)) in change.iter().zip(raw_change.iter()).enumerate() {
+            let m = if (i % w) as f32 <= 31.5 { 1.0 } else { 0.0 };
+            assert_eq!(c, r * (amount * m), "sample {i}, amount {amount}");
+            if r != 0.0 {
+                if m == 1.0 { west += 1 } else { east += 1 }
+            }
+        }
+        assert!(
+            west > 100 && east > 100,
+            "transport on both sides: {west} west, {east} east"
+        );
+        // Only the blended side's transport reaches the roles: east of the mask the roles are
+        // those of uneroded ground (no transport).
+        let sediment = |p: &PreparedTerrain, east_only: bool| {
+            p.role_ids()
+                .iter()
+                .enumerate()
+                .filter(|&(i, &r)| {
+                    r == Role::Sediment as u8 && (!east_only || (i % w) as f32 > 31.5)
+                })
+                .count()
+        };
+        assert!(
+            sediment(&raw, true) > 0 && sediment(&p, true) == 0,
+            "east sediment: {} raw, {} blended",
+            sediment(&raw, true),
+            sediment(&p, true)
+        );
+    }
+}
