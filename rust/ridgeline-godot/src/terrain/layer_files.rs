@@ -33,30 +33,10 @@ impl Terrain3D {
         #[opt(default = -1)] layers: i64,
     ) -> PackedStringArray {
         let mut out = PackedStringArray::new();
-        let groups = if layers < 0 {
-            layer_files::ALL_GROUPS
-        } else {
-            layers as u32 & layer_files::ALL_GROUPS
-        };
-        if groups == 0 {
-            godot_error!("Terrain3D.export_layers: layers {layers} selects no layer (bits 1..=32)");
-            return out;
-        }
-        let session = match self.session() {
-            Ok(s) => s,
-            Err(e) => {
-                godot_error!("Terrain3D.export_layers: {e}");
-                return out;
-            }
-        };
-        let Ok(s) = lock(&session) else {
-            godot_error!("Terrain3D.export_layers: the edit session is unusable");
-            return out;
-        };
-        match layer_files::export(&s, &folder(&dir), groups) {
-            Ok(files) => {
-                for f in files.iter().filter(|f| f.written) {
-                    out.push(&GString::from(f.path.display().to_string().as_str()));
+        match self.export_layers_checked(&dir, layers) {
+            Ok(paths) => {
+                for p in paths {
+                    out.push(&GString::from(p.as_str()));
                 }
             }
             Err(e) => godot_error!("Terrain3D.export_layers: {e}"),
@@ -75,11 +55,64 @@ impl Terrain3D {
     /// not sum to 255, density for a foliage type the palette lacks).
     #[func]
     pub fn import_layers(&mut self, dir: GString) -> bool {
-        let path = folder(&dir);
-        self.edit("import_layers", |s| {
-            layer_import::import(s, &path)
-                .map(|(_, change)| change)
-                .map_err(|e| format!("{e}; nothing changed"))
-        })
+        match self.import_layers_counted(&dir) {
+            Ok(_) => true,
+            Err(e) => {
+                godot_error!("Terrain3D.import_layers: {e}");
+                false
+            }
+        }
+    }
+}
+
+impl Terrain3D {
+    /// [method export_layers]: the paths written, or the error.
+    pub(crate) fn export_layers_checked(
+        &mut self,
+        dir: &GString,
+        layers: i64,
+    ) -> Result<Vec<String>, String> {
+        let groups = if layers < 0 {
+            layer_files::ALL_GROUPS
+        } else {
+            layers as u32 & layer_files::ALL_GROUPS
+        };
+        if groups == 0 {
+            return Err(format!("layers {layers} selects no layer (bits 1..=32)"));
+        }
+        let session = self.session()?;
+        let s = lock(&session).map_err(|_| "the edit session is unusable".to_string())?;
+        let files = layer_files::export(&s, &folder(dir), groups).map_err(|e| e.to_string())?;
+        Ok(files
+            .into_iter()
+            .filter(|f| f.written)
+            .map(|f| f.path.display().to_string())
+            .collect())
+    }
+
+    /// [method import_layers]: the number of strokes applied (0: the layers already match), or
+    /// the located error (nothing changed).
+    pub(crate) fn import_layers_counted(&mut self, dir: &GString) -> Result<usize, String> {
+        let path = folder(dir);
+        let mut count = 0;
+        let mut error = None;
+        let ok = self.edit("import_layers", |s| {
+            match layer_import::import(s, &path) {
+                Ok((plan, change)) => {
+                    count = plan.strokes.len();
+                    Ok(change)
+                }
+                Err(e) => {
+                    error = Some(format!("{e}; nothing changed"));
+                    // Reported by the caller.
+                    Err(String::new())
+                }
+            }
+        });
+        match (ok, error) {
+            (true, _) => Ok(count),
+            (false, Some(e)) => Err(e),
+            (false, None) => Err("the terrain cannot be edited now (see the Output panel)".into()),
+        }
     }
 }
