@@ -12,8 +12,7 @@
 //! grid or foliage palette. Nothing is applied then.
 
 use super::layer_files::{
-    FILES, LayerPixels, MANIFEST, MAX_FOLIAGE_TYPES, SURFACE_BLENDED, SURFACE_GENERATED,
-    splat_index, surface_id,
+    FILES, LayerPixels, MANIFEST, SURFACE_BLENDED, SURFACE_GENERATED, splat_index, surface_id,
 };
 use super::png16;
 use crate::edit::byte_patch::{foliage_stroke_value, water_stroke_value};
@@ -266,7 +265,6 @@ pub fn plan(session: &EditSession, dir: &Path) -> Result<ImportPlan> {
             out.changed.push(name.into());
         }
     }
-    debug_assert!(MAX_FOLIAGE_TYPES == 8);
     Ok(out)
 }
 
