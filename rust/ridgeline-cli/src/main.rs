@@ -1,5 +1,5 @@
 //! `ridgeline`: inspect, explain, generate, cook, compact, import and export Ridgeline terrain
-//! documents and scatter sets, list the node types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
+//! documents, layer files and scatter sets, list the node types and landscape presets, and apply presets, from the command line. Progress and diagnostics go to stderr; stdout stays
 //! parseable.
 //!
 //! Exit codes: 0 success, 1 invalid input (the message says what and where), 2 usage error or
@@ -14,6 +14,7 @@ mod files;
 mod generate;
 mod import;
 mod inspect;
+mod layers;
 mod nodes;
 mod presets;
 mod scatter;
@@ -187,6 +188,12 @@ enum Command {
         #[arg(long, value_parser = parse_pair::<f64>, allow_hyphen_values = true)]
         height_range: Option<[f64; 2]>,
     },
+    /// An asset's layers as PNG layer files (heightmap, surface, splat, user channels, water,
+    /// foliage density; seed 004's layout), and back as strokes.
+    Layers {
+        #[command(subcommand)]
+        action: LayersAction,
+    },
     /// Scatter placements as seed-002 scatter sets, and back.
     Scatter {
         #[command(subcommand)]
@@ -194,6 +201,37 @@ enum Command {
     },
     /// Print the generator version.
     Version,
+}
+
+/// `ridgeline layers …`.
+#[derive(Subcommand)]
+enum LayersAction {
+    /// Generate the asset (Final, strokes replayed) and write its layer files into a folder:
+    /// only files whose bytes differ from the folder's are written, each atomically.
+    Export {
+        /// A `*.terrain.json` asset or a bare recipe JSON.
+        file: PathBuf,
+        /// The layer folder (created if missing).
+        #[arg(long)]
+        dir: PathBuf,
+        /// Comma-separated layers: heightmap, surface, splat, user, water, foliage (default:
+        /// all).
+        #[arg(long)]
+        layers: Option<String>,
+    },
+    /// Read a layer folder and add the strokes that make the asset's layers match it (one
+    /// patch stroke per changed layer), then save the asset (in place, or `-o`). A bad file is
+    /// a located error and nothing is written.
+    Import {
+        /// A `*.terrain.json` asset or a bare recipe JSON.
+        file: PathBuf,
+        /// The layer folder.
+        #[arg(long)]
+        dir: PathBuf,
+        /// Write the updated asset here instead of in place.
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
 }
 
 /// `ridgeline scatter …`.
@@ -307,6 +345,14 @@ fn run(cli: Cli) -> ExitCode {
             out,
             height_range,
         } => export::run(&file, format, &out, height_range),
+        Command::Layers { action } => match action {
+            LayersAction::Export { file, dir, layers } => {
+                layers::run_export(&file, &dir, layers.as_deref())
+            }
+            LayersAction::Import { file, dir, out } => {
+                layers::run_import(&file, &dir, out.as_deref())
+            }
+        },
         Command::Scatter { action } => match action {
             ScatterAction::Export { file, out } => scatter::run_export(&file, &out),
             ScatterAction::Import { file, out } => scatter::run_import(&file, &out),

@@ -178,6 +178,10 @@ pub fn apply_heights(
         p.apply(win);
         return Ok(());
     }
+    if let Op::WaterPatch(_) = stroke.op {
+        // A water patch writes the water layer ([`super::water::replay_from`]), never `h`.
+        return Ok(());
+    }
     let is_protect = matches!(stroke.op, Op::Protect { .. });
     let mut protect_index = 0usize;
     let mut writes: Vec<(usize, f32)> = Vec::new();

@@ -130,7 +130,8 @@ pub fn replay<'a>(
     replay_onto(strokes, id, grid, rect, vec![1.0; rect.area()])
 }
 
-/// Replays `strokes` (in order) of type `id` on `rect` starting from `start` (row-major over
+/// Replays `strokes` (`foliage_density` and `foliage_patch`, in order) of type `id` on `rect`
+/// starting from `start` (row-major over
 /// `rect`: a base map's values there).
 pub fn replay_onto<'a>(
     strokes: impl IntoIterator<Item = &'a Stroke>,
@@ -144,10 +145,16 @@ pub fn replay_onto<'a>(
         values: start,
     };
     for s in strokes {
-        if matches!(&s.op, Op::FoliageDensity { foliage, .. } if foliage == id)
-            && s.footprint(grid).intersects(&rect)
-        {
-            apply(s, grid, &mut win);
+        match &s.op {
+            Op::FoliageDensity { foliage, .. }
+                if foliage == id && s.footprint(grid).intersects(&rect) =>
+            {
+                apply(s, grid, &mut win);
+            }
+            Op::FoliagePatch { foliage, patch } if foliage == id => {
+                patch.write_fractions(rect, &mut win.values);
+            }
+            _ => {}
         }
     }
     win.values

@@ -131,6 +131,9 @@ pub struct Record {
     pub after_holes: Vec<bool>,
     /// A foliage density edit (`foliage_density` strokes only).
     pub foliage: Option<FoliageRecord>,
+    /// Undone and redone together with the record before it (a batch of strokes applied as
+    /// one step, `EditSession::apply_strokes`).
+    pub joined: bool,
 }
 
 impl Record {
@@ -150,6 +153,7 @@ impl Record {
             before_holes: Vec::new(),
             after_holes: Vec::new(),
             foliage: None,
+            joined: false,
         }
     }
 }

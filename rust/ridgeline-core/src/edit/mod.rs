@@ -7,6 +7,8 @@
 //! - [`stroke`]: the stroke model (JSON shape, footprints); `stroke_parse` validates it.
 //! - [`foliage_density`]: painted foliage density maps (a replayable stroke).
 //! - [`height_patch`]: absolute heights over a sample rectangle (a replayable stroke).
+//! - [`byte_patch`]: absolute per-sample bytes over a rectangle: painted water depth
+//!   (`water_patch`) and foliage density (`foliage_patch`), what a layer-file import records.
 //! - [`paint`]: the painted per-sample layers (user channels, surface paint weights) and the
 //!   strokes that write them; [`paint_patch`] their absolute-bytes patch stroke.
 //! - [`water`]: painted water (a depth fraction per sample that lowers the bed under the
@@ -17,6 +19,7 @@
 
 pub mod apply;
 pub mod brush;
+pub mod byte_patch;
 pub mod foliage_density;
 pub mod height_patch;
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! (`height_patch`, see [`super::height_patch`]) has neither brush nor stamps.
 
 use super::brush::{Brush, MaskImage, Shape};
+use super::byte_patch::BytePatch;
 use super::height_patch::HeightPatch;
 use super::layer::Layer;
 use super::paint::{PaintPatch, PaintSurfaceOp, UserChannelOp};
@@ -55,10 +56,11 @@ impl List {
             | "protect"
             | "hole"
             | "height_patch"
+            | super::byte_patch::WATER_TYPE
             | super::water::TYPE => Some(List::Edits),
             "exclude" | "erase" => Some(List::Exclusions),
             "region" => Some(List::Regions),
-            super::foliage_density::TYPE => Some(List::Foliage),
+            super::foliage_density::TYPE | super::byte_patch::FOLIAGE_TYPE => Some(List::Foliage),
             // Painted layers (`super::paint`) live beside the painted regions.
             "user_channel" | "paint_surface" | "paint_patch" => Some(List::Regions),
             _ => None,
@@ -67,7 +69,7 @@ impl List {
 }
 
 /// Every stroke type, for messages.
-pub const STROKE_TYPES: [&str; 17] = [
+pub const STROKE_TYPES: [&str; 19] = [
     "raise",
     "lower",
     "flatten",
@@ -85,6 +87,8 @@ pub const STROKE_TYPES: [&str; 17] = [
     "paint_surface",
     "paint_patch",
     "paint_water",
+    "water_patch",
+    "foliage_patch",
 ];
 
 /// The operation of a stroke.
@@ -147,6 +151,16 @@ pub enum Op {
     /// Paints water: the depth fraction moves toward a target, the height toward a level
     /// (see [`super::water`]).
     PaintWater(WaterOp),
+    /// Absolute painted water depth fractions over a sample rectangle (see
+    /// [`super::byte_patch`]).
+    WaterPatch(BytePatch),
+    /// Absolute painted foliage density over a sample rectangle (see [`super::byte_patch`]).
+    FoliagePatch {
+        /// The palette's foliage type id.
+        foliage: String,
+        /// The density bytes (`byte / 255` is the multiplier).
+        patch: BytePatch,
+    },
 }
 
 impl Op {
@@ -170,6 +184,8 @@ impl Op {
             Op::PaintSurface(_) => "paint_surface",
             Op::PaintPatch(_) => "paint_patch",
             Op::PaintWater(_) => super::water::TYPE,
+            Op::WaterPatch(_) => super::byte_patch::WATER_TYPE,
+            Op::FoliagePatch { .. } => super::byte_patch::FOLIAGE_TYPE,
         }
     }
 }
@@ -251,6 +267,10 @@ impl Stroke {
         }
         if let Op::PaintPatch(p) = &self.op {
             super::paint_patch::write_fields(p, &mut m);
+            return Value::Object(m);
+        }
+        if matches!(self.op, Op::WaterPatch(_) | Op::FoliagePatch { .. }) {
+            super::byte_patch::write_op_fields(&self.op, &mut m);
             return Value::Object(m);
         }
         let num = |x: f64| json_number(x);
@@ -351,7 +371,13 @@ impl Stroke {
                     m.insert("level".into(), num(l));
                 }
             }
-            Op::Smooth | Op::Exclude | Op::Erase | Op::HeightPatch(_) | Op::PaintPatch(_) => {}
+            Op::Smooth
+            | Op::Exclude
+            | Op::Erase
+            | Op::HeightPatch(_)
+            | Op::PaintPatch(_)
+            | Op::WaterPatch(_)
+            | Op::FoliagePatch { .. } => {}
         }
         Value::Object(m)
     }
@@ -401,6 +427,10 @@ impl Stroke {
                 let [w, h] = grid.samples();
                 return p.rect.intersect(&Rect::new(0, 0, w, h));
             }
+            Op::WaterPatch(p) | Op::FoliagePatch { patch: p, .. } => {
+                let [w, h] = grid.samples();
+                return p.rect.intersect(&Rect::new(0, 0, w, h));
+            }
             _ => {}
         }
         self.stamps()
@@ -428,7 +458,9 @@ impl Stroke {
             | Op::HeightPatch(_)
             | Op::UserChannel(_)
             | Op::PaintSurface(_)
-            | Op::PaintPatch(_) => 0,
+            | Op::PaintPatch(_)
+            | Op::WaterPatch(_)
+            | Op::FoliagePatch { .. } => 0,
             Op::Smooth => 1,
             Op::Ramp { .. } => 2 + self.brush.slope_reads(),
             _ => self.brush.slope_reads(),
@@ -464,7 +496,12 @@ impl Stroke {
     pub fn mergeable(&self, other: &Stroke) -> bool {
         !matches!(
             self.op,
-            Op::Protect { .. } | Op::Ramp { .. } | Op::HeightPatch(_) | Op::PaintPatch(_)
+            Op::Protect { .. }
+                | Op::Ramp { .. }
+                | Op::HeightPatch(_)
+                | Op::PaintPatch(_)
+                | Op::WaterPatch(_)
+                | Op::FoliagePatch { .. }
         ) && self.op == other.op
             && self.layer == other.layer
             && self.brush == other.brush

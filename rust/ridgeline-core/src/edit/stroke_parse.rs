@@ -34,6 +34,12 @@ impl Stroke {
         {
             return super::paint_patch::parse(v, path, ctx, d);
         }
+        if let Some(ty @ (super::byte_patch::WATER_TYPE | super::byte_patch::FOLIAGE_TYPE)) =
+            v.get("type").and_then(Value::as_str)
+            && List::of_type(ty) == Some(list)
+        {
+            return super::byte_patch::parse(v, path, ty, ctx, d);
+        }
         if !v.is_object() {
             d.push(
                 path,

@@ -155,7 +155,7 @@ impl WaterLayer {
     }
 }
 
-/// Replays the `paint_water` strokes of `strokes` (in evaluation order) on `rect` from
+/// Replays the `paint_water` and `water_patch` strokes of `strokes` (in evaluation order) on `rect` from
 /// all-dry: the fractions of `rect`, row-major.
 pub fn replay<'a>(strokes: impl Iterator<Item = &'a Stroke>, grid: &Grid, rect: Rect) -> Vec<f32> {
     replay_from(vec![0.0f32; rect.area()], strokes, grid, rect)
@@ -171,6 +171,10 @@ pub fn replay_from<'a>(
 ) -> Vec<f32> {
     let mut out = start;
     for s in strokes {
+        if let Op::WaterPatch(p) = &s.op {
+            p.write_fractions(rect, &mut out);
+            continue;
+        }
         if let Op::PaintWater(op) = &s.op
             && s.footprint(grid).intersects(&rect)
         {

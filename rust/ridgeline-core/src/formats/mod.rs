@@ -1,7 +1,12 @@
 //! Heightmap interchange: 16-bit PNG, raw R16/R32, and the terrain JSON format (seed 002);
-//! cooked payloads; seed-002 scatter sets ([`scatter_set`]).
+//! cooked payloads; seed-002 scatter sets ([`scatter_set`]); layer files (seed 004's PNG
+//! layout, [`layer_files`] and [`layer_import`]).
 
 pub mod heightmap_import;
+pub mod layer_files;
+#[cfg(test)]
+mod layer_files_tests;
+pub mod layer_import;
 pub mod mask;
 pub mod payload;
 mod payload_biome_rules;

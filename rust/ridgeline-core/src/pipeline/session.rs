@@ -29,6 +29,7 @@ use crate::recipe::{Layer, Recipe};
 use serde_json::Value;
 use std::sync::Arc;
 
+mod batch;
 mod commit;
 mod derived;
 mod foliage_paint;
@@ -462,6 +463,31 @@ impl EditSession {
     /// Undoes the last edit: restores the recipe and the stored before-values (paint strokes:
     /// replays their footprint without them).
     pub fn undo(&mut self) -> Option<Change> {
+        let mut change = self.undo_one()?;
+        // A batch (`apply_strokes`) undoes as one step.
+        while self.redo.last().is_some_and(|r| r.joined) {
+            match self.undo_one() {
+                Some(c) => change.merge(c),
+                None => break,
+            }
+        }
+        Some(change)
+    }
+
+    /// Redoes the last undone edit (a whole batch).
+    pub fn redo(&mut self) -> Option<Change> {
+        let mut change = self.redo_one()?;
+        while self.redo.last().is_some_and(|r| r.joined) {
+            match self.redo_one() {
+                Some(c) => change.merge(c),
+                None => break,
+            }
+        }
+        Some(change)
+    }
+
+    /// Undoes the last history record alone.
+    fn undo_one(&mut self) -> Option<Change> {
         let record = self.history.pop()?;
         self.revert_recipe(&record.kind);
         let change = self.restore(&record, false);
@@ -469,8 +495,8 @@ impl EditSession {
         Some(change)
     }
 
-    /// Redoes the last undone edit.
-    pub fn redo(&mut self) -> Option<Change> {
+    /// Redoes the last undone history record alone.
+    fn redo_one(&mut self) -> Option<Change> {
         let record = self.redo.pop()?;
         self.reapply_recipe(&record.kind);
         let change = self.restore(&record, true);

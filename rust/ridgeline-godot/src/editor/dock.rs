@@ -226,6 +226,18 @@ impl Dock {
             "Create a terrain asset from a heightmap file (PNG, R16, R32, terrain JSON) and assign it (undoable)",
         );
         row.add_child(&import);
+        let mut export_layers = button("Export layers…", plugin, "_on_export_layers_pressed", &[]);
+        export_layers.set_name("ExportLayers");
+        export_layers.set_tooltip_text(
+            "Write the terrain's layers as PNG layer files (heightmap, surface, splat weights, user channels, water, foliage) into a folder; unchanged files are kept",
+        );
+        row.add_child(&export_layers);
+        let mut import_layers = button("Import layers…", plugin, "_on_import_layers_pressed", &[]);
+        import_layers.set_name("ImportLayers");
+        import_layers.set_tooltip_text(
+            "Read PNG layer files from a folder into the terrain: each changed layer becomes a patch stroke, all as one undo step",
+        );
+        row.add_child(&import_layers);
         let mut graph = button("Open Terrain Graph", plugin, "_on_open_graph_pressed", &[]);
         graph.set_name("OpenTerrainGraph");
         graph.set_tooltip_text("Edit this terrain's generation graph in the Terrain Graph panel");

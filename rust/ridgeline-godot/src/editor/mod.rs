@@ -15,6 +15,8 @@
 //! - [`biome_palette`]: Biome paint's swatches; [`foliage_tool`]: the Foliage tool's type; [`brush_masks`]: circle, square, PNG masks;
 //! - [`create_asset`]: **Create terrain asset…** for a terrain without a source;
 //! - [`heightmap_import`]: **Import heightmap…** (file and options dialogs, one undo step);
+//! - [`layer_files_dialog`]: **Export layers…** / **Import layers…** (PNG layer files; an
+//!   import is one undo step);
 //! - [`graph`]: the Terrain Graph workspace (bottom panel) and its Presets tab;
 //! - [`icons`]: the editor theme's icons for small buttons.
 
@@ -35,6 +37,7 @@ mod graph;
 mod heightmap_import;
 mod icons;
 mod input;
+mod layer_files_dialog;
 mod layers_panel;
 mod live_stroke;
 pub mod plugin;

@@ -49,6 +49,8 @@ pub struct RidgelineEditorPlugin {
     pub(super) message: String,
     /// The **Import heightmap…** dialogs.
     pub(super) import: Option<super::heightmap_import::ImportDialogs>,
+    /// The **Export layers…** / **Import layers…** folder dialog.
+    pub(super) layer_files: Option<super::layer_files_dialog::LayerFilesDialog>,
     /// The **Create terrain asset…** dialog.
     pub(super) create_dialog: Option<super::create_asset::CreateDialog>,
     /// Seconds since the terrains' source files were last checked.
@@ -94,6 +96,9 @@ impl IEditorPlugin for RidgelineEditorPlugin {
         self.create_dialog = Some(super::create_asset::CreateDialog::new(
             &self.to_gd().upcast(),
         ));
+        self.layer_files = Some(super::layer_files_dialog::LayerFilesDialog::new(
+            &self.to_gd().upcast(),
+        ));
         self.refresh_dock();
         self.base_mut().set_process(true);
     }
@@ -129,6 +134,9 @@ impl IEditorPlugin for RidgelineEditorPlugin {
             d.free();
         }
         if let Some(d) = self.create_dialog.take() {
+            d.free();
+        }
+        if let Some(d) = self.layer_files.take() {
             d.free();
         }
         if let Some(dock) = self.dock.take() {

@@ -410,6 +410,7 @@ mod generation;
 mod height_rect;
 pub mod job;
 mod layer_edits;
+mod layer_files;
 pub mod layer_kind;
 mod lifecycle;
 pub mod look;

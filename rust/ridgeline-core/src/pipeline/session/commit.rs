@@ -102,6 +102,7 @@ impl EditSession {
             before_holes,
             after_holes,
             foliage: None,
+            joined: false,
         };
         let changed = changed_cells(holes, &record.before_holes, &record.after_holes);
         if water_changed {

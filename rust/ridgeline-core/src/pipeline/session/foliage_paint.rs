@@ -14,7 +14,7 @@ use crate::recipe::Recipe;
 /// Reports, at `path.foliage`, a `foliage_density` stroke naming a foliage type the recipe's
 /// palette does not define.
 pub(super) fn check_type(recipe: &Recipe, stroke: &Stroke, path: &str, d: &mut Diagnostics) {
-    let Op::FoliageDensity { foliage, .. } = &stroke.op else {
+    let (Op::FoliageDensity { foliage, .. } | Op::FoliagePatch { foliage, .. }) = &stroke.op else {
         return;
     };
     let types: Vec<&str> = recipe
@@ -75,7 +75,9 @@ impl EditSession {
             .foliage
             .iter()
             .filter_map(|s| match &s.op {
-                Op::FoliageDensity { foliage, .. } => Some(foliage.clone()),
+                Op::FoliageDensity { foliage, .. } | Op::FoliagePatch { foliage, .. } => {
+                    Some(foliage.clone())
+                }
                 _ => None,
             })
             .chain(self.base_foliage.types().map(String::from))
@@ -102,7 +104,7 @@ impl EditSession {
             RecordKind::Stroke {
                 stroke:
                     Stroke {
-                        op: Op::FoliageDensity { foliage, .. },
+                        op: Op::FoliageDensity { foliage, .. } | Op::FoliagePatch { foliage, .. },
                         ..
                     },
                 ..

@@ -91,9 +91,12 @@ impl EditSession {
 
     /// True when any height stroke paints water.
     pub(super) fn has_water_strokes(&self) -> bool {
-        self.edits
-            .iter()
-            .any(|s| matches!(s.op, crate::edit::stroke::Op::PaintWater(_)))
+        self.edits.iter().any(|s| {
+            matches!(
+                s.op,
+                crate::edit::stroke::Op::PaintWater(_) | crate::edit::stroke::Op::WaterPatch(_)
+            )
+        })
     }
 
     /// Replays the water layer on `rect` and stores it; returns true when a fraction changed.
