@@ -64,6 +64,31 @@ impl Godot {
         cmd.arg("--rendering-driver").arg("opengl3");
         Ok(cmd)
     }
+
+    /// [`Self::render_command`] on Forward+ (Vulkan): with a provisioned root, on its lavapipe
+    /// (Mesa's software Vulkan, `mesa-vulkan-drivers`); otherwise on the host's Vulkan driver.
+    pub fn render_command_forward_plus(&self, width: u32, height: u32) -> Result<Command> {
+        let xvfb = which("xvfb-run").context(
+            "xvfb-run is needed to render without a display; install it with `apt-get install -y xvfb xauth`",
+        )?;
+        let mut cmd = Command::new(xvfb);
+        cmd.arg("-a")
+            .arg("-s")
+            .arg(format!("-screen 0 {width}x{height}x24"));
+        cmd.arg("env");
+        if let Some(root) = &self.root {
+            cmd.arg(format!(
+                "VK_ICD_FILENAMES={}",
+                root.join("usr/share/vulkan/icd.d/lvp_icd.json").display()
+            ));
+        }
+        cmd.arg(&self.program);
+        cmd.args(&self.prefix);
+        cmd.arg("--audio-driver").arg("Dummy");
+        cmd.arg("--rendering-driver").arg("vulkan");
+        cmd.arg("--rendering-method").arg("forward_plus");
+        Ok(cmd)
+    }
 }
 
 /// The cache directory: `$RIDGELINE_CACHE_DIR`, else `$XDG_CACHE_HOME/ridgeline`, else

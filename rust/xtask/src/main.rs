@@ -209,14 +209,30 @@ pub fn render_water_views(godot: &godot::Godot) -> Result<PathBuf> {
 /// Renders `script` (a SceneTree script under `tests/render/`) over the demo project under Xvfb
 /// (OpenGL 3, software) at 1280 × 720, with `--out=` a fresh `target/<out>` directory it returns.
 pub fn render_views(godot: &godot::Godot, script: &str, out: &str, what: &str) -> Result<PathBuf> {
+    render_views_on(godot, script, out, what, false)
+}
+
+/// [`render_views`] on Forward+ (`forward_plus`) or the Compatibility renderer.
+pub fn render_views_on(
+    godot: &godot::Godot,
+    script: &str,
+    out: &str,
+    what: &str,
+    forward_plus: bool,
+) -> Result<PathBuf> {
     godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
     let demo = repo_root().join("demo_project");
     let script = repo_root().join(script);
     let out_dir = target_dir().join(out);
     let _ = std::fs::remove_dir_all(&out_dir);
     std::fs::create_dir_all(&out_dir)?;
-    eprintln!("xtask: rendering {what} under Xvfb (OpenGL 3, software)");
-    let mut cmd = godot.render_command(1280, 720)?;
+    let mut cmd = if forward_plus {
+        eprintln!("xtask: rendering {what} under Xvfb (Forward+, Vulkan, software)");
+        godot.render_command_forward_plus(1280, 720)?
+    } else {
+        eprintln!("xtask: rendering {what} under Xvfb (OpenGL 3, software)");
+        godot.render_command(1280, 720)?
+    };
     cmd.arg("--path")
         .arg(&demo)
         .arg("--resolution")

@@ -370,6 +370,16 @@ fn role_render_checks(godot: &godot::Godot, tally: &mut Tally) {
         })
         .and_then(|dir| crate::role_views::judge(&dir));
     tally_verdicts(result, tally, "role");
+    // The same views on Forward+ (lavapipe): both renderers draw the role map.
+    let result = crate::render_views_on(
+        godot,
+        "tests/render/role_views.gd",
+        "role-views-forward-plus",
+        "the surface-role views on Forward+",
+        true,
+    )
+    .and_then(|dir| crate::role_views::judge_forward_plus(&dir));
+    tally_verdicts(result, tally, "Forward+ role");
 }
 
 /// Counts each image verdict as a test; a failed render is one failure naming `what`.
