@@ -40,14 +40,7 @@ impl Godot {
     /// A command that runs Godot with a virtual display (Xvfb) and the OpenGL 3 renderer, for
     /// screenshots on machines without a display. Requires `xvfb-run` on the host.
     pub fn render_command(&self, width: u32, height: u32) -> Result<Command> {
-        let xvfb = which("xvfb-run").context(
-            "xvfb-run is needed to render without a display; install it with `apt-get install -y xvfb xauth`",
-        )?;
-        let mut cmd = Command::new(xvfb);
-        cmd.arg("-a")
-            .arg("-s")
-            .arg(format!("-screen 0 {width}x{height}x24"));
-        cmd.arg("env");
+        let mut cmd = xvfb(width, height)?;
         if let Some(root) = &self.root {
             cmd.arg(format!(
                 "LIBGL_DRIVERS_PATH={}",
@@ -68,14 +61,7 @@ impl Godot {
     /// [`Self::render_command`] on Forward+ (Vulkan): with a provisioned root, on its lavapipe
     /// (Mesa's software Vulkan, `mesa-vulkan-drivers`); otherwise on the host's Vulkan driver.
     pub fn render_command_forward_plus(&self, width: u32, height: u32) -> Result<Command> {
-        let xvfb = which("xvfb-run").context(
-            "xvfb-run is needed to render without a display; install it with `apt-get install -y xvfb xauth`",
-        )?;
-        let mut cmd = Command::new(xvfb);
-        cmd.arg("-a")
-            .arg("-s")
-            .arg(format!("-screen 0 {width}x{height}x24"));
-        cmd.arg("env");
+        let mut cmd = xvfb(width, height)?;
         if let Some(root) = &self.root {
             cmd.arg(format!(
                 "VK_ICD_FILENAMES={}",
@@ -89,6 +75,20 @@ impl Godot {
         cmd.arg("--rendering-method").arg("forward_plus");
         Ok(cmd)
     }
+}
+
+/// `xvfb-run -a -s "-screen 0 W×H×24" env`: the start of a command on a virtual display (the
+/// caller adds environment variables, then the program).
+fn xvfb(width: u32, height: u32) -> Result<Command> {
+    let xvfb = which("xvfb-run").context(
+        "xvfb-run is needed to render without a display; install it with `apt-get install -y xvfb xauth`",
+    )?;
+    let mut cmd = Command::new(xvfb);
+    cmd.arg("-a")
+        .arg("-s")
+        .arg(format!("-screen 0 {width}x{height}x24"));
+    cmd.arg("env");
+    Ok(cmd)
 }
 
 /// The cache directory: `$RIDGELINE_CACHE_DIR`, else `$XDG_CACHE_HOME/ridgeline`, else

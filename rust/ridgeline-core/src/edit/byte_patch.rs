@@ -24,7 +24,7 @@
 use super::brush::{Brush, Shape};
 use super::rect::Rect;
 use super::stroke::{MAX_SAMPLE_UPDATES, Op, ParseContext, Stroke};
-use crate::doc::reader::{ObjectReader, index, show, type_name};
+use crate::doc::reader::ObjectReader;
 use crate::error::Diagnostics;
 use serde_json::{Map, Value};
 
@@ -167,50 +167,17 @@ pub fn parse(
     };
     let [grid, origin, size] = super::height_patch::read_patch_rect(&mut r, d, ty);
     let key = bytes_key(ty);
-    let mut values = Vec::new();
-    match r.raw(key) {
-        Some(Value::Array(items)) => {
-            values.reserve(items.len());
-            for (i, b) in items.iter().enumerate() {
-                match b
-                    .as_f64()
-                    .filter(|x| x.fract() == 0.0 && (0.0..=255.0).contains(x))
-                {
-                    Some(x) => values.push(x as u8),
-                    None => {
-                        d.push(
-                            index(&r.at(key), i),
-                            format!("must be a byte 0..=255, got {}", show(b)),
-                        );
-                        break;
-                    }
-                }
-            }
-        }
-        Some(other) => d.push(
-            r.at(key),
-            format!("must be an array of bytes, got {}", type_name(other)),
-        ),
-        None => d.push(
+    let values = super::height_patch::read_byte_array(&mut r, d, key).unwrap_or_else(|| {
+        d.push(
             r.at(key),
             "is required: one byte per sample of the rectangle, row-major",
-        ),
-    }
-    let rect = Rect::new(
-        origin[0] as usize,
-        origin[1] as usize,
-        (origin[0] + size[0]) as usize,
-        (origin[1] + size[1]) as usize,
-    );
+        );
+        Vec::new()
+    });
+    let rect = super::height_patch::patch_rect(origin, size);
     if d.0.len() == before {
-        if rect.x1 > grid[0] as usize + 1 || rect.z1 > grid[1] as usize + 1 {
-            d.push(
-                r.at("size"),
-                format!(
-                    "the rectangle [{}, {}) × [{}, {}) leaves the {}×{}-cell grid's samples (0..={} × 0..={})",
-                    rect.x0, rect.x1, rect.z0, rect.z1, grid[0], grid[1], grid[0], grid[1]
-                ),
-            );
+        if let Some(why) = super::height_patch::outside_grid(&rect, grid) {
+            d.push(r.at("size"), why);
         } else if rect.area() as u64 > MAX_SAMPLE_UPDATES {
             d.push(
                 r.at("size"),

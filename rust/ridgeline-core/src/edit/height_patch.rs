@@ -123,21 +123,10 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
             "is required: the patch's heights, row-major",
         ),
     }
-    let rect = Rect::new(
-        origin[0] as usize,
-        origin[1] as usize,
-        (origin[0] + size[0]) as usize,
-        (origin[1] + size[1]) as usize,
-    );
+    let rect = patch_rect(origin, size);
     if d.0.len() == before {
-        if rect.x1 > grid[0] as usize + 1 || rect.z1 > grid[1] as usize + 1 {
-            d.push(
-                r.at("size"),
-                format!(
-                    "the rectangle [{}, {}) × [{}, {}) leaves the {}×{}-cell grid's samples (0..={} × 0..={})",
-                    rect.x0, rect.x1, rect.z0, rect.z1, grid[0], grid[1], grid[0], grid[1]
-                ),
-            );
+        if let Some(why) = outside_grid(&rect, grid) {
+            d.push(r.at("size"), why);
         } else if heights.len() != rect.area() {
             d.push(
                 r.at("heights"),
@@ -271,6 +260,63 @@ fn whole_number(v: &Value) -> Option<u64> {
             .filter(|x| x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(x))
             .map(|x| x as u64)
     })
+}
+
+/// The sample rectangle `[origin, origin + size)` a patch reads from `read_patch_rect`.
+pub(super) fn patch_rect(origin: [u64; 2], size: [u64; 2]) -> Rect {
+    Rect::new(
+        origin[0] as usize,
+        origin[1] as usize,
+        (origin[0] + size[0]) as usize,
+        (origin[1] + size[1]) as usize,
+    )
+}
+
+/// Why `rect` does not fit the samples of a `grid`-cell grid, or `None` when it does (the
+/// message goes at the patch's `size`).
+pub(super) fn outside_grid(rect: &Rect, grid: [u64; 2]) -> Option<String> {
+    (rect.x1 > grid[0] as usize + 1 || rect.z1 > grid[1] as usize + 1).then(|| {
+        format!(
+            "the rectangle [{}, {}) × [{}, {}) leaves the {}×{}-cell grid's samples (0..={} × 0..={})",
+            rect.x0, rect.x1, rect.z0, rect.z1, grid[0], grid[1], grid[0], grid[1]
+        )
+    })
+}
+
+/// The bytes (0..=255, row-major, one per sample) of array `key`, `None` when `key` is absent.
+/// A non-array or a bad entry is reported to `d` (with the entry's index); the bytes read
+/// before it are returned.
+pub(super) fn read_byte_array(
+    r: &mut ObjectReader,
+    d: &mut Diagnostics,
+    key: &'static str,
+) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    match r.raw(key)? {
+        Value::Array(items) => {
+            out.reserve(items.len());
+            for (i, b) in items.iter().enumerate() {
+                match b
+                    .as_f64()
+                    .filter(|x| x.fract() == 0.0 && (0.0..=255.0).contains(x))
+                {
+                    Some(x) => out.push(x as u8),
+                    None => {
+                        d.push(
+                            index(&r.at(key), i),
+                            format!("must be a byte 0..=255, got {}", show(b)),
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+        other => d.push(
+            r.at(key),
+            format!("must be an array of bytes, got {}", type_name(other)),
+        ),
+    }
+    Some(out)
 }
 
 #[cfg(test)]

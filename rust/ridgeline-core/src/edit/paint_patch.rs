@@ -25,7 +25,7 @@ use super::paint::{PaintPatch, PaintSurfaceOp, USER_CHANNELS, UserChannelOp, WEI
 use super::rect::Rect;
 use super::stroke::{MAX_SAMPLE_UPDATES, Op, ParseContext, Stroke};
 use crate::biome::roles::Role;
-use crate::doc::reader::{ObjectReader, index, show, type_name};
+use crate::doc::reader::ObjectReader;
 use crate::error::Diagnostics;
 use serde_json::{Map, Value};
 
@@ -156,52 +156,15 @@ pub fn parse(v: &Value, path: &str, ctx: &ParseContext, d: &mut Diagnostics) -> 
     let layer = r.opt_str(d, "layer");
     let [grid, origin, size] = super::height_patch::read_patch_rect(&mut r, d, TYPE);
     let mut bytes = |r: &mut ObjectReader, key: &'static str| -> Vec<u8> {
-        let mut out = Vec::new();
-        match r.raw(key) {
-            None => {}
-            Some(Value::Array(items)) => {
-                out.reserve(items.len());
-                for (i, b) in items.iter().enumerate() {
-                    match b
-                        .as_f64()
-                        .filter(|x| x.fract() == 0.0 && (0.0..=255.0).contains(x))
-                    {
-                        Some(x) => out.push(x as u8),
-                        None => {
-                            d.push(
-                                index(&r.at(key), i),
-                                format!("must be a byte 0..=255, got {}", show(b)),
-                            );
-                            break;
-                        }
-                    }
-                }
-            }
-            Some(other) => d.push(
-                r.at(key),
-                format!("must be an array of bytes, got {}", type_name(other)),
-            ),
-        }
-        out
+        super::height_patch::read_byte_array(r, d, key).unwrap_or_default()
     };
     let user = bytes(&mut r, "user");
     let weights = bytes(&mut r, "weights");
-    let rect = Rect::new(
-        origin[0] as usize,
-        origin[1] as usize,
-        (origin[0] + size[0]) as usize,
-        (origin[1] + size[1]) as usize,
-    );
+    let rect = super::height_patch::patch_rect(origin, size);
     if d.0.len() == before {
         let n = rect.area();
-        if rect.x1 > grid[0] as usize + 1 || rect.z1 > grid[1] as usize + 1 {
-            d.push(
-                r.at("size"),
-                format!(
-                    "the rectangle [{}, {}) × [{}, {}) leaves the {}×{}-cell grid's samples (0..={} × 0..={})",
-                    rect.x0, rect.x1, rect.z0, rect.z1, grid[0], grid[1], grid[0], grid[1]
-                ),
-            );
+        if let Some(why) = super::height_patch::outside_grid(&rect, grid) {
+            d.push(r.at("size"), why);
         } else if n as u64 > MAX_SAMPLE_UPDATES {
             d.push(
                 r.at("size"),
