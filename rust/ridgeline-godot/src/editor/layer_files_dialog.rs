@@ -1,11 +1,10 @@
 //! The dock's **Export layers…** and **Import layers…**: a folder dialog, then the edited
-//! terrain's [`Terrain3D::export_layers`] or [`Terrain3D::import_layers`] (seed-004 PNG layer
-//! files, see docs/formats.md). An import is one `EditorUndoRedoManager` step (Ctrl+Z reverts
-//! the whole import); a refused folder changes nothing and the dock says why.
+//! terrain's [`crate::terrain::Terrain3D::export_layers`] or
+//! [`crate::terrain::Terrain3D::import_layers`] (seed-004 PNG layer files, see
+//! docs/formats.md). An import is one `EditorUndoRedoManager` step (Ctrl+Z reverts the whole
+//! import); a refused folder changes nothing and the dock says why.
 
-use super::edit_source::source_of;
 use super::plugin::RidgelineEditorPlugin;
-use crate::terrain::Terrain3D;
 use godot::classes::editor_file_dialog::{Access, FileMode};
 use godot::classes::{EditorFileDialog, EditorInterface};
 use godot::prelude::*;
@@ -62,26 +61,6 @@ impl LayerFilesDialog {
     }
 }
 
-impl RidgelineEditorPlugin {
-    /// The edited terrain when it has an editable source (else a dock message).
-    fn layer_files_terrain(&mut self) -> Option<Gd<Terrain3D>> {
-        let Some(t) = self.terrain.clone() else {
-            self.show_message("Select a Terrain3D first.", true);
-            return None;
-        };
-        match source_of(&t) {
-            Ok(source) => {
-                self.watch_source(&t, &source);
-                Some(t)
-            }
-            Err(why) => {
-                self.show_message(&why, true);
-                None
-            }
-        }
-    }
-}
-
 #[godot_api(secondary)]
 impl RidgelineEditorPlugin {
     /// Writes the edited terrain's layers as PNG layer files into the folder `dir`, as
@@ -120,7 +99,7 @@ impl RidgelineEditorPlugin {
     /// terrain is selected or a file is refused.
     #[func]
     pub fn import_layer_files(&mut self, dir: GString) -> bool {
-        let Some(mut t) = self.layer_files_terrain() else {
+        let Some(mut t) = self.editable_terrain() else {
             return false;
         };
         let result = t.bind_mut().import_layers_counted(&dir);

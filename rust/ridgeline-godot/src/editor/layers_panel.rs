@@ -448,7 +448,7 @@ impl RidgelineEditorPlugin {
 
 impl RidgelineEditorPlugin {
     /// The edited terrain when its source can be edited; otherwise says why in the dock.
-    fn editable_terrain(&mut self) -> Option<Gd<Terrain3D>> {
+    pub(super) fn editable_terrain(&mut self) -> Option<Gd<Terrain3D>> {
         let Some(t) = self.terrain.clone() else {
             self.show_message("Select a Terrain3D first.", true);
             return None;
