@@ -14,6 +14,8 @@ use ridgeline_core::{Grid, Heightfield, mesh};
 use std::hint::black_box;
 use std::time::Instant;
 
+#[path = "parts/flow_refresh.rs"]
+mod flow_refresh;
 #[path = "parts/surface_query.rs"]
 mod surface_query;
 
@@ -752,6 +754,9 @@ fn main() {
     }
     if want("biome_rules") {
         bench_biome_rules(&b, &field);
+    }
+    if want("flow_refresh") {
+        flow_refresh::run(&b);
     }
     if want("scatter") {
         bench_scatter(&b, &field);

@@ -21,6 +21,8 @@
 //!   role_ids       u8 × samples    (only when meta.surface.classified: surface role 0..=8)
 //!   flow           f32 × samples   (only when meta.surface.flow: drainage accumulation)
 //!   erosion        f32 × samples   (only when meta.surface.erosion: signed erosion change)
+//!   flow_offset    f32 × samples   (only when meta.surface.flow and .flow_offset: drainage
+//!                                   ground − generated surface, for flow after sculpting)
 //!   placements     30 bytes × meta.scatter[0].count (format 4; see `payload_scatter`)
 //!   foliage density f32 × samples per id in meta.foliage.density (format 5)
 //!   protection     f32 × samples   (format 5, only when meta.foliage.protection)
@@ -62,6 +64,8 @@ pub const CODEC: crate::pipeline::devcache::Codec =
 
 /// Encodes a prepared terrain.
 pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
+    // Stored only with the flow it routes.
+    let flow_offset = p.sources.flow.as_ref().and(p.sources.flow_offset.as_ref());
     let grid = p.field.grid();
     let bodies: Vec<Value> = p
         .water
@@ -96,6 +100,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         "surface": {
             "classified": !p.surface.is_empty(), "rules": p.sources.rules,
             "flow": p.sources.flow.is_some(), "erosion": p.sources.erosion.is_some(),
+            "flow_offset": flow_offset.is_some(),
         },
         "scatter": super::payload_scatter::meta(&p.scatter),
         "palette": palette, "foliage": foliage,
@@ -151,7 +156,14 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         }
         body.extend_from_slice(&p.surface.role_ids);
     }
-    for f in [&p.sources.flow, &p.sources.erosion].into_iter().flatten() {
+    for f in [
+        p.sources.flow.as_ref(),
+        p.sources.erosion.as_ref(),
+        flow_offset,
+    ]
+    .into_iter()
+    .flatten()
+    {
         for v in f.iter() {
             body.extend_from_slice(&v.to_le_bytes());
         }
@@ -387,6 +399,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     };
     let flow = floats(meta.flow, "flow")?;
     let erosion = floats(meta.erosion, "erosion")?;
+    let flow_offset = floats(meta.flow_offset && flow.is_some(), "flow_offset")?;
     let mut scatter = meta.scatter;
     if version == OLDEST_PAYLOAD_VERSION && (meta.scatter_count > 0 || !scatter.rules.is_empty()) {
         return Err(bad(
@@ -468,6 +481,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         sources: crate::pipeline::SurfaceSources {
             rules: meta.rules,
             flow,
+            flow_offset,
             erosion,
         },
         scatter: std::sync::Arc::new(scatter),

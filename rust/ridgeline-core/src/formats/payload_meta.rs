@@ -35,6 +35,9 @@ pub(crate) struct Meta {
     pub rules: bool,
     pub flow: bool,
     pub erosion: bool,
+    /// `meta.surface.flow_offset` (optional, false when missing): the flow offset array
+    /// follows the erosion array (`pipeline::sculpted_flow`).
+    pub flow_offset: bool,
     /// `meta.scatter` (format 4; a format-3 payload always has none), placements not yet read.
     pub scatter: crate::scatter::Scatter,
     /// Placements the body holds after the per-sample arrays.
@@ -492,6 +495,7 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
     let rules = flag("rules", &mut r);
     let flow = flag("flow", &mut r);
     let erosion = flag("erosion", &mut r);
+    let flow_offset = flag("flow_offset", &mut r);
     let sc = r.get(meta, "", "scatter");
     r.array(sc, "scatter");
     r.d.into_result()?;
@@ -509,6 +513,7 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
             rules,
             flow,
             erosion,
+            flow_offset,
             scatter,
             scatter_count,
         }),

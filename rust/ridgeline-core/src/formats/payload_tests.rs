@@ -52,6 +52,7 @@ fn sample() -> PreparedTerrain {
         sources: crate::pipeline::SurfaceSources {
             rules: true,
             flow: Some(std::sync::Arc::new((0..n).map(|i| i as f32).collect())),
+            flow_offset: None,
             erosion: None,
         },
         scatter: Default::default(),

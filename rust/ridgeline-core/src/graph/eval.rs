@@ -94,7 +94,9 @@ impl Cached {
             .map(|v| match v {
                 PinValue::Heightfield(f) | PinValue::Mask(f) => f.as_slice().len() * 4,
                 PinValue::Classified(c) => {
-                    c.field.as_slice().len() * 7 + c.flow.as_ref().map_or(0, |f| f.len() * 4)
+                    c.field.as_slice().len() * 7
+                        + c.flow.as_ref().map_or(0, |f| f.len() * 4)
+                        + c.flow_ground.as_ref().map_or(0, |f| f.len() * 4)
                 }
                 PinValue::Drainage(d) => d.source.as_slice().len() * 16,
                 PinValue::Water(w) => w.heap_bytes(),

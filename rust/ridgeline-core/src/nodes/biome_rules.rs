@@ -82,17 +82,20 @@ impl NodeImpl for BiomeRules {
                 "connected water must match the input terrain grid",
             ));
         }
-        let flow = match drainage {
+        let (flow, flow_ground) = match drainage {
             Some(d) if self.use_flow => {
-                if d.accumulation.len() != n {
+                if d.accumulation.len() != n || d.source.as_slice().len() != n {
                     return Err(Error::invalid(
                         "inputs.drainage",
                         "connected drainage must match the input terrain grid",
                     ));
                 }
-                Some(Arc::new(d.accumulation.clone()))
+                (
+                    Some(Arc::new(d.accumulation.clone())),
+                    Some(Arc::new(d.source.as_slice().to_vec())),
+                )
             }
-            _ => None,
+            _ => (None, None),
         };
         let _ = ctx.seed()?;
         let sea = ctx.landforms()?.sea_level() as f32;
@@ -157,6 +160,7 @@ impl NodeImpl for BiomeRules {
                 biome_ids: cls.biome_ids().to_vec(),
                 role_ids,
                 flow,
+                flow_ground,
                 erosion,
             }))],
             details: Some(details),

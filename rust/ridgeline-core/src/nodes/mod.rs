@@ -166,6 +166,9 @@ pub struct ClassifiedField {
     pub role_ids: Vec<u8>,
     /// The flow accumulation that raised moisture, when drainage was connected.
     pub flow: Option<Arc<Vec<f32>>>,
+    /// The heights that drainage ran on, when `flow` is present: sculpting adds its height
+    /// change to them and runs drainage again (`pipeline::sculpted_flow`).
+    pub flow_ground: Option<Arc<Vec<f32>>>,
     /// The signed erosion change the transport roles read, when connected.
     pub erosion: Option<Arc<Vec<f32>>>,
 }

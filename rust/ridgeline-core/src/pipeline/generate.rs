@@ -96,6 +96,12 @@ pub fn generate_with_files(
     let grid = scene.grid;
     let heights = out.heightfield.as_slice().to_vec();
     let generated = Heightfield::new(grid, heights, None)?;
+    // Flow after sculpting routes drainage on the sculpted surface plus this offset.
+    let flow_offset = out
+        .classified
+        .as_ref()
+        .and_then(|c| c.flow_ground.as_deref())
+        .and_then(|g| super::sculpted_flow::offset(g, generated.heights()));
     let mut water = out.water;
     let (heightfield, base) = if recipe.has_strokes() {
         progress(1.0, "replaying strokes");
@@ -112,6 +118,7 @@ pub fn generate_with_files(
     let sources = super::SurfaceSources {
         rules: recipe.graph.is_none() || out.classified.is_some(),
         flow: out.classified.as_ref().and_then(|c| c.flow.clone()),
+        flow_offset,
         erosion: out.classified.as_ref().and_then(|c| c.erosion.clone()),
     };
     Ok(Generated {
@@ -270,6 +277,10 @@ fn finish_keeping_state(
     session.classify_surface(&out, base_range, false)?;
     if let Some(s) = session.surface() {
         out.surface = s.clone();
+    }
+    // The flow the classification read: routed on the sculpted surface (flow after sculpting).
+    if let Some(state) = session.surface_state() {
+        out.sources.flow = state.sources().flow.clone();
     }
     let sites = super::scatter::resolve(recipe, &mut out, session.surface_state(), Some(&session))?;
     if let Some(base) = &sites {

@@ -10,6 +10,7 @@
 //!   conventional pipeline's palette placed).
 //! - [`scatter_source`]: what drawing the scatter reads besides the placements (palette,
 //!   seed, painted foliage inputs), carried into cooked payloads.
+//! - [`sculpted_flow`]: the drainage flow classification reads, on the sculpted ground.
 //! - [`compact`]: merging stamps; size/resolution decisions.
 //! - [`devcache`]: generated bases stored in the user's cache directory.
 //! - [`files`]: the files graph nodes name (heightmaps), read and hashed before evaluation.
@@ -22,6 +23,7 @@ pub mod generate;
 pub mod prepared;
 pub mod scatter;
 pub mod scatter_source;
+pub mod sculpted_flow;
 pub mod session;
 pub mod surface;
 pub mod thumbnail;
@@ -34,6 +36,8 @@ mod scatter_tests;
 mod scatter_water_tests;
 #[cfg(test)]
 mod session_cooked_tests;
+#[cfg(test)]
+mod session_flow_tests;
 #[cfg(test)]
 mod session_foliage_tests;
 #[cfg(test)]

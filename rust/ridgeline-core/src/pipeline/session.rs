@@ -32,6 +32,7 @@ use std::sync::Arc;
 mod batch;
 mod commit;
 mod derived;
+mod flow;
 mod foliage_paint;
 mod holes;
 mod layers;
@@ -123,6 +124,9 @@ pub struct EditSession {
     /// A cooked payload's climate sub-seed (`set_scatter_source` with biome rules): the
     /// session then re-resolves biomes by the stored rules instead of keeping the cooked ids.
     climate_seed: Option<u64>,
+    /// Flow after sculpting (`session/flow.rs`): the graph's own flow accumulation, and
+    /// whether heights changed since the classification's flow was computed.
+    flow: flow::FlowState,
 }
 
 impl EditSession {
@@ -197,6 +201,7 @@ impl EditSession {
             scatter: None,
             scatter_seed,
             climate_seed: None,
+            flow: flow::FlowState::default(),
         };
         let [w, h] = grid.samples();
         let all = Rect::new(0, 0, w, h);

@@ -104,6 +104,11 @@ pub struct SurfaceSources {
     pub rules: bool,
     /// Drainage flow accumulation per sample (upstream samples including itself).
     pub flow: Option<Arc<Vec<f32>>>,
+    /// With `flow`: the heights the graph's drainage ran on minus the generated surface, per
+    /// sample. After sculpting, drainage runs again on the sculpted surface plus this offset
+    /// ([`super::sculpted_flow`]); `None` when unknown (payloads of older builds), and the flow
+    /// then stays as it was.
+    pub flow_offset: Option<Arc<Vec<f32>>>,
     /// Signed erosion change per sample (+ deposition, − removal).
     pub erosion: Option<Arc<Vec<f32>>>,
 }
@@ -491,6 +496,36 @@ impl SurfaceState {
     /// The published form, current after every update.
     pub fn published(&self) -> &Surface {
         &self.published
+    }
+
+    /// What the classification reads besides the surface (rules on/off, flow, erosion).
+    pub fn sources(&self) -> &SurfaceSources {
+        &self.sources
+    }
+
+    /// Replaces the flow accumulation (after sculpting, `super::sculpted_flow`) and
+    /// reclassifies where it differs from the one before: the same result as a full pass with
+    /// `flow`. Returns the bounds of the samples whose biome or role changed. Ignored (`None`)
+    /// when the state reads no flow or `flow` has the wrong length.
+    pub fn set_flow(
+        &mut self,
+        flow: Arc<Vec<f32>>,
+        field: &Heightfield,
+        regions: &[u16],
+    ) -> Result<Option<SampleRect>> {
+        let Some(old) = &self.sources.flow else {
+            return Ok(None);
+        };
+        if flow.len() != old.len() {
+            return Ok(None);
+        }
+        let w = field.grid().samples()[0];
+        let bounds = super::sculpted_flow::differing_bounds(old, &flow, w);
+        self.sources.flow = Some(flow);
+        match bounds {
+            Some([x0, z0, x1, z1]) => self.update(field, regions, SampleRect::new(x0, z0, x1, z1)),
+            None => Ok(None),
+        }
     }
 
     /// The classifier (biome table, rules, thresholds).

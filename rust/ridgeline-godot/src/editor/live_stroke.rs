@@ -365,6 +365,8 @@ impl RidgelineEditorPlugin {
     /// executing (it is already applied).
     pub(super) fn commit_edit_step(&mut self, terrain: &mut Gd<Terrain3D>, name: &str) {
         let id = terrain.bind_mut()._editor_commit();
+        // The edit is complete: the drainage flow follows the new heights (not an undo step).
+        terrain.bind_mut().refresh_flow();
         let Some(mut ur) = self.base().get_undo_redo() else {
             return;
         };

@@ -55,6 +55,8 @@ impl Terrain3D {
         let h = &mut self.editor_history;
         h.done.pop();
         h.undone.push(id);
+        // Flow after sculpting follows the restored heights.
+        self.refresh_flow();
         true
     }
 
@@ -71,6 +73,7 @@ impl Terrain3D {
         let h = &mut self.editor_history;
         h.undone.pop();
         h.done.push(id);
+        self.refresh_flow();
         true
     }
 }

@@ -405,6 +405,7 @@ mod draft_generation;
 mod edit_session;
 mod editing;
 mod editor_history;
+mod flow_refresh;
 pub mod foliage;
 mod generation;
 mod height_rect;

@@ -221,6 +221,9 @@ impl EditSession {
 
     pub(super) fn change(&mut self, heights: Rect, masks: Rect, holes: Rect) -> Change {
         let [w, h] = self.grid.samples();
+        if !heights.is_empty() {
+            self.flow.stale = true;
+        }
         let mut surface = Rect::default();
         if let Some(state) = &mut self.surface {
             match state.refresh_layers(&self.recipe, &self.field, &self.regions) {
@@ -261,24 +264,7 @@ impl EditSession {
             .union(&surface)
             .union(&hole_samples);
         self.refilter_scatter(touched.grow(1, w, h));
-        let mut chunks = Vec::new();
-        if !touched.is_empty() {
-            let [nx, nz] = self.grid.chunks();
-            for cz in 0..nz {
-                for cx in 0..nx {
-                    let r = self.grid.chunk_cells_range(cx, cz);
-                    let samples = Rect::new(
-                        r.x0 as usize,
-                        r.z0 as usize,
-                        r.x1 as usize + 1,
-                        r.z1 as usize + 1,
-                    );
-                    if samples.intersects(&touched) {
-                        chunks.push([cx, cz]);
-                    }
-                }
-            }
-        }
+        let chunks = self.chunks_meeting(touched);
         Change {
             heights,
             touched,
@@ -292,6 +278,32 @@ impl EditSession {
             surface_paint: Rect::EMPTY,
             water: Rect::EMPTY,
         }
+    }
+}
+
+impl EditSession {
+    /// Chunks (x, z) whose sample range meets `touched`.
+    pub(super) fn chunks_meeting(&self, touched: Rect) -> Vec<[u32; 2]> {
+        let mut chunks = Vec::new();
+        if touched.is_empty() {
+            return chunks;
+        }
+        let [nx, nz] = self.grid.chunks();
+        for cz in 0..nz {
+            for cx in 0..nx {
+                let r = self.grid.chunk_cells_range(cx, cz);
+                let samples = Rect::new(
+                    r.x0 as usize,
+                    r.z0 as usize,
+                    r.x1 as usize + 1,
+                    r.z1 as usize + 1,
+                );
+                if samples.intersects(&touched) {
+                    chunks.push([cx, cz]);
+                }
+            }
+        }
+        chunks
     }
 }
 

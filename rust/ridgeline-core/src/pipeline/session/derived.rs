@@ -10,6 +10,7 @@ impl EditSession {
     /// Attaches a classification of the current surface (what `pipeline::finish` does);
     /// every later change reclassifies locally, bit-identical to a full pass.
     pub fn attach_surface(&mut self, state: crate::pipeline::SurfaceState) {
+        self.flow = super::flow::FlowState::of(state.sources());
         self.surface = Some(state);
         self.cover_painted_water();
         self.publish_all_paint();
@@ -42,9 +43,12 @@ impl EditSession {
         base_range: [f32; 2],
         keep_biomes: bool,
     ) -> Result<()> {
+        // Flow after sculpting: the strokes' height change routes the flow again.
+        self.flow = super::flow::FlowState::of(&prepared.sources);
+        let sources = self.sculpted_sources(&prepared.sources);
         let mut state = crate::pipeline::SurfaceState::with_climate(
             &self.recipe,
-            prepared.sources.clone(),
+            sources,
             &prepared.water,
             (base_range, self.climate_seed),
             &self.field,
