@@ -37,6 +37,8 @@ mod foliage_paint;
 mod holes;
 mod layers;
 mod paint;
+#[cfg(test)]
+pub(crate) use paint::{user_channel_stamp, user_channel_stroke};
 mod protection;
 mod stroke_lists;
 mod water;

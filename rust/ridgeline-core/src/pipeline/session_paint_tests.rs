@@ -5,6 +5,7 @@
 use super::*;
 use crate::edit::Rect;
 use crate::edit::paint::{GENERATED, USER_CHANNELS, WEIGHT_SLOTS};
+use crate::edit::stroke::{List, Stroke};
 use crate::graph::eval::GraphCache;
 use crate::nodes::Quality;
 use crate::recipe::{Document, Recipe};
@@ -218,6 +219,72 @@ fn per_tick_writes_merge_into_one_stroke() {
     );
     s.redo().unwrap();
     assert_eq!(s.paint(), separate.paint());
+}
+
+/// `apply_user_channel_stamp` (no JSON on the merging path) is `apply_paint_stamp` of the same
+/// stroke: the same layers, recipe, history and errors, over runs, mode and value changes,
+/// repeats, an undo in the middle and refused arguments.
+#[test]
+fn typed_user_channel_stamps_equal_their_json_strokes() {
+    let (base, mut typed) = session();
+    let (_, mut json) = session();
+    let writes: Vec<(u8, f32, bool, [f32; 2], f32)> = (0..120)
+        .map(|k| {
+            let x = 8.0 + (k / 3) as f32 * 0.37;
+            match k / 40 {
+                0 => (0, 1.0, false, [x, 20.0], 2.0),
+                1 => (1, 7.0, true, [x, 30.5], 1.5),
+                _ => (0, 0.25, false, [x, 12.25], 3.0),
+            }
+        })
+        .chain([
+            (0, 1.5, false, [1.0, 1.0], 2.0),      // value out of range
+            (2, 7.5, true, [1.0, 1.0], 2.0),       // not a whole id
+            (4, 1.0, false, [1.0, 1.0], 2.0),      // no channel 4
+            (0, 1.0, false, [1.0, 1.0], 0.0),      // radius
+            (0, 1.0, false, [f32::NAN, 1.0], 2.0), // position
+            (0, 1.0, false, [1.0e8, 1.0], 2.0),    // beyond the position range
+        ])
+        .collect();
+    let layers = typed.recipe().layers.clone();
+    let ctx = crate::edit::stroke::ParseContext {
+        layers: &layers,
+        has_biome: &|_| true,
+        grid: Some(*typed.field().grid()),
+        masks: None,
+    };
+    for (k, &(ch, v, id, c, r)) in writes.iter().enumerate() {
+        // The short path's stroke is the parsed one, field for field.
+        let value = super::session::user_channel_stamp(ch, v, id, c, r);
+        let mut d = crate::error::Diagnostics::default();
+        if let Some(parsed) = Stroke::parse(&value, "s", List::Regions, &ctx, &mut d)
+            && d.0.is_empty()
+        {
+            let ours = super::session::user_channel_stroke(ch, v, id, c, r);
+            assert_eq!(ours, parsed, "write {k}: stroke");
+        }
+        let a = typed.apply_user_channel_stamp(ch, v, id, c, r);
+        let b = json.apply_paint_stamp(&super::session::user_channel_stamp(ch, v, id, c, r));
+        match (a, b) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "write {k}: change"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "write {k}: error"),
+            (a, b) => panic!("write {k}: {a:?} against {b:?}"),
+        }
+        if k == 70 {
+            typed.undo().unwrap();
+            json.undo().unwrap();
+        }
+        assert_eq!(typed.paint(), json.paint(), "write {k}: layers");
+    }
+    assert_eq!(typed.recipe().regions, json.recipe().regions, "recipe");
+    // Three runs, one merged stroke each (the undo took the second run's first part back).
+    assert_eq!(typed.recipe().regions.len(), 3, "runs merged");
+    assert_eq!(regenerated(&base, &typed).paint(), typed.paint(), "replays");
+    for _ in 0..3 {
+        typed.undo().unwrap();
+        json.undo().unwrap();
+        assert_eq!(typed.paint(), json.paint(), "undo");
+    }
 }
 
 #[test]

@@ -9,7 +9,6 @@ use crate::render::paint_texture::PaintTexture;
 use crate::resources::user_channel::TerrainUserChannel;
 use godot::prelude::*;
 use ridgeline_core::edit::paint::USER_CHANNELS;
-use serde_json::json;
 
 /// What the terrain keeps for its user channels besides the exported properties.
 #[derive(Default)]
@@ -71,15 +70,11 @@ impl Terrain3D {
         let Some(local) = self.local_xz("set_user_channel", center) else {
             return false;
         };
-        let mut stroke = json!({
-            "type": "user_channel", "channel": ch, "value": value,
-            "center": [local[0], local[1]], "radius": radius, "falloff": 1,
-        });
-        if id {
-            stroke["mode"] = json!("id");
-        }
+        // Typed, no JSON: a write that extends the last stroke (every physics tick of a run)
+        // skips building and parsing one; the core records the same stroke either way.
         self.edit("set_user_channel", |s| {
-            s.apply_paint_stamp(&stroke).map_err(|e| e.to_string())
+            s.apply_user_channel_stamp(ch as u8, value, id, local, radius)
+                .map_err(|e| e.to_string())
         })
     }
 

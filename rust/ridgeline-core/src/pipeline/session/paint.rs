@@ -16,11 +16,13 @@
 //! same order either way.
 
 use super::{Change, EditSession};
-use crate::edit::brush::Shape;
+use crate::edit::brush::{Brush, Shape};
 use crate::edit::history::{Record, RecordKind};
-use crate::edit::paint::PaintLayers;
+use crate::edit::paint::{PaintLayers, UserChannelOp};
 use crate::edit::rect::Rect;
-use crate::edit::stroke::{List, Op, Stroke};
+use crate::edit::stroke::{
+    List, MAX_POINTS, MAX_POSITION, MAX_RADIUS, MAX_SAMPLE_UPDATES, MIN_RADIUS, Op, Stroke,
+};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
@@ -179,22 +181,81 @@ impl EditSession {
         let stroke = self.parse_one(value, List::Regions)?;
         if !matches!(stroke.op, Op::UserChannel(_) | Op::PaintSurface(_))
             || stroke.points.len() != 1
+            || !self.extends_last(&stroke)
         {
             return self.apply_stroke(value);
         }
-        let mergeable = self.redo.is_empty()
+        Ok(self.extend_last(&stroke))
+    }
+
+    /// A `user_channel` stamp of `radius` (hard-edged: `falloff` 1) at terrain-local
+    /// `center`, without JSON: exactly [`Self::apply_paint_stamp`] of
+    /// [`user_channel_stamp`]'s stroke (the same merging, result, recipe and errors), but a
+    /// stamp that extends the last stroke skips building and parsing its JSON — the path of a
+    /// write every physics tick (`Terrain3D.set_user_channel`).
+    pub fn apply_user_channel_stamp(
+        &mut self,
+        channel: u8,
+        value: f32,
+        id: bool,
+        center: [f32; 2],
+        radius: f32,
+    ) -> Result<Change> {
+        let stroke = user_channel_stroke(channel, value, id, center, radius);
+        // Only values the parser would accept unchanged take the short path; anything else
+        // goes through the JSON stroke and gets its located error there.
+        let valid = (channel as usize) < crate::edit::paint::USER_CHANNELS
+            && if id {
+                value.fract() == 0.0 && (0.0..=255.0).contains(&value)
+            } else {
+                (0.0..=1.0).contains(&value)
+            }
+            && (MIN_RADIUS..=MAX_RADIUS).contains(&(radius as f64))
+            && center
+                .iter()
+                .all(|c| c.is_finite() && (*c as f64).abs() <= MAX_POSITION);
+        if valid && self.extends_last(&stroke) {
+            return Ok(self.extend_last(&stroke));
+        }
+        self.apply_paint_stamp(&user_channel_stamp(channel, value, id, center, radius))
+    }
+
+    /// Whether the single-stamp paint stroke `stroke` merges into the last edit: that edit is
+    /// a paint stroke with the same settings, nothing waits to be redone, and one more stamp
+    /// keeps the stroke within the parser's limits (stamps and sample updates), so the saved
+    /// recipe always reads back.
+    fn extends_last(&self, stroke: &Stroke) -> bool {
+        self.redo.is_empty()
             && matches!(self.history.last(), Some(Record {
                 kind: RecordKind::Stroke { list: List::Regions, stroke: last }, ..
-            }) if last.mergeable(&stroke) && last.is_paint())
-            && self.painted.last().is_some_and(|l| l.mergeable(&stroke));
-        if !mergeable {
-            return self.apply_stroke(value);
-        }
+            }) if last.mergeable(stroke) && last.is_paint())
+            && self.painted.last().is_some_and(|l| {
+                l.mergeable(stroke)
+                    && l.points.len() < MAX_POINTS
+                    && (l.points.len() as u64 + 1) * self.largest_stamp(stroke)
+                        <= MAX_SAMPLE_UPDATES
+            })
+    }
+
+    /// An upper bound of the samples one stamp of `stroke` updates anywhere on the grid (the
+    /// parser's sample-update limit sums the stamps' rectangles).
+    fn largest_stamp(&self, stroke: &Stroke) -> u64 {
+        let [w, h] = self.grid.samples();
+        let [sx, sz] = self.grid.spacing();
+        let centre = [sx * (w / 2) as f32, sz * (h / 2) as f32];
+        let r = stroke.stamp_rect(&self.grid, centre);
+        // One more sample each way: another position may align one sample more.
+        (r.width() as u64 + 1) * (r.depth() as u64 + 1)
+    }
+
+    /// Adds `stroke`'s single stamp to the last stroke (see [`Self::extends_last`]), its
+    /// history record and its JSON, and applies it.
+    fn extend_last(&mut self, stroke: &Stroke) -> Change {
         let point = stroke.points[0];
         let c = [point[0] as f32, point[1] as f32];
         let last_point = self.painted.last().and_then(|l| l.points.last().copied());
-        if last_point == Some(point) && idempotent(&stroke) {
-            return Ok(Change::default());
+        if last_point == Some(point) && idempotent(stroke) {
+            return Change::default();
         }
         // One more stamp on the last stroke, its record and its JSON.
         if let Some(l) = self.painted.last_mut() {
@@ -222,12 +283,12 @@ impl EditSession {
             m.insert("points".into(), Value::Array(pts));
         }
         let rect = stroke.stamp_rect(&self.grid, c);
-        if self.paints_last(&stroke) {
-            self.paint.apply_stamp(&stroke, &self.grid, c, rect);
+        if self.paints_last(stroke) {
+            self.paint.apply_stamp(stroke, &self.grid, c, rect);
         } else {
             self.replay_paint(rect);
         }
-        Ok(self.paint_change(&stroke, rect))
+        self.paint_change(stroke, rect)
     }
 
     /// Replaces the painted layers' bytes of a sample rectangle as one `paint_patch` stroke
@@ -253,6 +314,49 @@ fn writes(stroke: &Stroke) -> (bool, bool) {
 }
 
 /// True when applying a stamp of `stroke` twice at one place equals applying it once.
+/// The stroke [`user_channel_stamp`]'s JSON parses to (for values the parser accepts).
+pub(crate) fn user_channel_stroke(
+    channel: u8,
+    value: f32,
+    id: bool,
+    center: [f32; 2],
+    radius: f32,
+) -> Stroke {
+    Stroke {
+        op: Op::UserChannel(UserChannelOp { channel, value, id }),
+        layer: None,
+        brush: Brush {
+            radius,
+            strength: 1.0,
+            falloff: 1.0,
+            slope: None,
+            shape: Shape::Circle,
+        },
+        points: vec![[center[0] as f64, center[1] as f64]],
+        center_form: true,
+    }
+}
+
+/// The JSON of a `user_channel` stroke with one stamp (what
+/// [`EditSession::apply_user_channel_stamp`] records): `value` in `id` mode when `id`, a hard
+/// edge (`falloff` 1).
+pub(crate) fn user_channel_stamp(
+    channel: u8,
+    value: f32,
+    id: bool,
+    center: [f32; 2],
+    radius: f32,
+) -> Value {
+    let mut v = serde_json::json!({
+        "type": "user_channel", "channel": channel, "value": value,
+        "center": [center[0], center[1]], "radius": radius, "falloff": 1,
+    });
+    if id {
+        v["mode"] = serde_json::json!("id");
+    }
+    v
+}
+
 fn idempotent(stroke: &Stroke) -> bool {
     let b = &stroke.brush;
     let hard = b.falloff == 1.0 && b.strength == 1.0 && !matches!(b.shape, Shape::Image(..));
