@@ -7,7 +7,9 @@ extends SceneTree
 ##
 ## Views: `river_bank` (5 m above the river's bank, looking along it), `river_low` (3 m above the
 ## water, looking across), `lake_shore` (6 m above a lake's shore, looking over the lake),
-## `underwater` (2 m below the lake surface), `above_water` (the same column 3 m above it) and
+## `underwater` (2 m below the lake surface where it is 5 m deep, looking along the shore),
+## `above_water` (the same column 3 m above the surface),
+## `underwater_off` and `above_water_off` (those two with TerrainWaterSurface.underwater off) and
 ## `river_low_dry` (`river_low` with the terrain's TerrainWaterSurface hidden).
 
 var out_dir := "."
@@ -58,6 +60,18 @@ func _run() -> void:
 	for name in views:
 		if not await _shoot(name, views[name]):
 			return
+	# The lake views again with the underwater view switched off: what the tint must differ
+	# from under water, and equal above it.
+	var water_node: TerrainWaterSurface = null
+	for child in terrain.get_children(true):
+		if child is TerrainWaterSurface:
+			water_node = child
+	if water_node:
+		water_node.underwater = false
+		for name in ["underwater", "above_water"]:
+			if views.has(name) and not await _shoot(name + "_off", views[name]):
+				return
+		water_node.underwater = true
 	# The river view again without the water node: what refraction must differ from.
 	if views.has("river_low"):
 		for child in terrain.get_children(true):
@@ -136,10 +150,19 @@ func _views() -> Dictionary:
 		var cam := shore + dir * 4.0
 		cam.y = maxf(_ground(cam.x, cam.z), best.y) + 6.0
 		views["lake_shore"] = [cam, best + Vector3(0, -1.0, 0)]
+		# Under water: back from the shore to where the lake is 5 m deep, 2 m below the surface,
+		# looking along the shore (the bank on one side, open water on the other).
 		var mid := best.lerp(shore, 0.5)
-		var under := Vector3(mid.x, best.y - minf(2.0, best_depth * 0.4), mid.z)
-		var ahead := best + Vector3(0, -1.0, 0) + (best - shore).normalized() * 20.0
-		views["underwater"] = [under, Vector3(ahead.x, under.y - 0.5, ahead.z)]
+		for i in 400:
+			var p := shore - dir * float(i)
+			var s := TerrainWater.sample(p + Vector3(0, 400, 0))
+			if s and s.depth >= minf(5.0, best_depth * 0.8):
+				mid = Vector3(p.x, best.y, p.z)
+				break
+		var under := Vector3(mid.x, best.y - 2.0, mid.z)
+		var along_shore := Vector3(-dir.z, 0.0, dir.x)
+		var ahead := under + along_shore * 20.0 + dir * 6.0 + Vector3(0, -2.5, 0)
+		views["underwater"] = [under, ahead]
 		var above := Vector3(mid.x, best.y + 3.0, mid.z)
 		views["above_water"] = [above, Vector3(ahead.x, best.y, ahead.z)]
 	return views

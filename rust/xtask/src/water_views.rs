@@ -7,6 +7,9 @@
 //!   pixel's luminance and its 5 × 5 neighbourhood stays low.
 //! - `render::water_refracts`: `river_low` differs from `river_low_dry` (the same view without
 //!   water) over the water, yet keeps the bed's detail there (the water is not an opaque sheet).
+//! - `render::water_underwater_tint`: under the lake the view's mean colour takes the water's
+//!   hue and detail fades with distance (near bank kept, far bed gone) against the same view
+//!   with the underwater view off; above the lake nothing changes but the waves.
 
 use anyhow::{Context, Result};
 use std::path::Path;
@@ -70,9 +73,19 @@ fn is_water(p: [f32; 3]) -> bool {
 
 /// Mean |luminance − 5 × 5 mean| over the water-coloured pixels of `r`, and how many there were.
 pub fn ripple_contrast(img: &Image, r: Region) -> (f64, usize) {
+    contrast_where(img, r, is_water)
+}
+
+/// Mean |luminance − 5 × 5 mean| over every pixel of `r`: how much detail it shows.
+pub fn local_contrast(img: &Image, r: Region) -> f64 {
+    contrast_where(img, r, |_| true).0
+}
+
+/// Mean |luminance − 5 × 5 mean| over the pixels of `r` that pass `keep`, and their count.
+fn contrast_where(img: &Image, r: Region, keep: impl Fn([f32; 3]) -> bool) -> (f64, usize) {
     let (mut sum, mut n) = (0.0f64, 0usize);
     for (x, y) in pixels(img, r) {
-        if !is_water(img.px(x, y)) {
+        if !keep(img.px(x, y)) {
             continue;
         }
         let mut m = 0.0f32;
@@ -96,6 +109,81 @@ pub fn mean_difference(a: &Image, b: &Image, r: Region) -> f64 {
         n += 1;
     }
     sum / n.max(1) as f64
+}
+
+/// Mean colour of `r` (0–255 per channel).
+pub fn mean_colour(img: &Image, r: Region) -> [f64; 3] {
+    let (mut sum, mut n) = ([0.0f64; 3], 0usize);
+    for (x, y) in pixels(img, r) {
+        let p = img.px(x, y);
+        for k in 0..3 {
+            sum[k] += p[k] as f64;
+        }
+        n += 1;
+    }
+    sum.map(|v| v / n.max(1) as f64)
+}
+
+/// Distance between the chromaticities (r, g, b over their sum) of two colours: 0 for the same
+/// hue and saturation at any brightness.
+pub fn chroma_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
+    let c = |v: [f64; 3]| {
+        let s = (v[0] + v[1] + v[2]).max(1e-9);
+        v.map(|x| x / s)
+    };
+    let (a, b) = (c(a), c(b));
+    ((0..3).map(|k| (a[k] - b[k]).powi(2)).sum::<f64>()).sqrt()
+}
+
+/// The underwater fog colour of the demo's lake (the default appearance) for a camera `depth`
+/// below the surface, as the underwater shader mixes it (sRGB, 0–1 per channel).
+fn water_colour(depth: f32) -> [f64; 3] {
+    let a = ridgeline_core::hydrology::water::Appearance::default();
+    let k = 1.0 - (-depth / a.absorption_distance.max(1e-3)).exp();
+    std::array::from_fn(|i| {
+        (a.shallow_color[i] + (a.deep_color[i] - a.shallow_color[i]) * k) as f64
+    })
+}
+
+/// `render::water_underwater_tint`: `underwater` (2 m below the lake surface, looking along the
+/// shore: a pebble bank close on the left, hills of the bed 10–40 m away on the right) against
+/// `underwater_off` (the same view with `TerrainWaterSurface.underwater` off), and
+/// `above_water` against `above_water_off` (3 m above the same column).
+fn underwater_tint(on: &Image, off: &Image, above_on: &Image, above_off: &Image) -> Verdict {
+    let all: Region = [0.0, 0.0, 1.0, 1.0];
+    // The mean colour turns towards the water's.
+    let water = water_colour(2.0);
+    let (m_on, m_off) = (mean_colour(on, all), mean_colour(off, all));
+    let (d_on, d_off) = (chroma_distance(m_on, water), chroma_distance(m_off, water));
+    let lum = |c: [f64; 3]| 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+    let colour_ok = d_on < 0.05 && d_on < d_off / 3.0 && lum(m_on) > 40.0;
+    // Detail fades with distance: the near bank keeps some, the far bed almost none.
+    let near: Region = [0.0, 0.6, 0.3, 1.0];
+    let far: Region = [0.5, 0.45, 1.0, 0.85];
+    let keep_near = local_contrast(on, near) / local_contrast(off, near).max(1e-9);
+    let keep_far = local_contrast(on, far) / local_contrast(off, far).max(1e-9);
+    let fog_ok = keep_near > 0.2 && keep_far < 0.1 && keep_far < keep_near * 0.25;
+    // Above water nothing changes: the land and sky are identical, the water differs only by
+    // its animated waves.
+    let land = mean_difference(above_on, above_off, [0.0, 0.0, 1.0, 0.4]);
+    let (w_on, w_off) = (
+        mean_colour(above_on, [0.0, 0.5, 1.0, 1.0]),
+        mean_colour(above_off, [0.0, 0.5, 1.0, 1.0]),
+    );
+    let water_shift = (0..3)
+        .map(|k| (w_on[k] - w_off[k]).abs())
+        .fold(0.0, f64::max);
+    let above_ok = land < 0.5 && water_shift < 4.0;
+    let rgb = |c: [f64; 3]| format!("({:.0}, {:.0}, {:.0})", c[0], c[1], c[2]);
+    Verdict {
+        name: "render::water_underwater_tint",
+        ok: colour_ok && fog_ok && above_ok,
+        detail: format!(
+            "under water the mean colour {} is {d_on:.3} from the water's hue (expected < 0.05 and < a third of the {d_off:.3} of {} without the view; luminance > 40); detail kept near {keep_near:.2} (expected > 0.2), far {keep_far:.3} (expected < 0.1 and < a quarter of near); above water the land differs by {land:.2} (expected < 0.5) and the water's mean colour by {water_shift:.1} (expected < 4, waves only)",
+            rgb(m_on),
+            rgb(m_off),
+        ),
+    }
 }
 
 /// Correlation of two images' high-pass luminance (pixel − 5 × 5 mean) over `r`: near 1 when
@@ -161,6 +249,12 @@ pub fn judge(dir: &Path) -> Result<Vec<Verdict>> {
             "water vs no water differ by {diff:.1} (expected > 10); the bed's detail shows through, displaced (high-pass correlation {corr:.2}, expected 0.05..0.9: 0 is an opaque sheet, 1 an undistorted overlay)"
         ),
     });
+    out.push(underwater_tint(
+        &load("underwater")?,
+        &load("underwater_off")?,
+        &load("above_water")?,
+        &load("above_water_off")?,
+    ));
     Ok(out)
 }
 
@@ -202,5 +296,32 @@ mod tests {
         let all = [0.0, 0.0, 1.0, 1.0];
         assert!((mean_difference(&a, &b, all) - 3.0).abs() < 1e-9);
         assert_eq!(detail_correlation(&a, &b, all), 0.0);
+        assert_eq!(mean_colour(&a, all), [10.0, 20.0, 30.0]);
+        assert!(chroma_distance([10.0, 20.0, 30.0], [20.0, 40.0, 60.0]) < 1e-12);
+        assert!(chroma_distance([10.0, 20.0, 30.0], [30.0, 20.0, 10.0]) > 0.3);
+        assert!(local_contrast(&a, all) < 1e-3);
+    }
+
+    #[test]
+    fn the_tint_check_fails_without_the_effect_and_passes_a_fogged_view() {
+        // Near detail in the lower left, far detail on the right, like the demo's view.
+        let detail = |x: usize, y: usize| if (x + y).is_multiple_of(2) { 60.0 } else { 0.0 };
+        let off = image(40, 40, |x, y| {
+            let d = detail(x, y);
+            [110.0 + d, 110.0 + d, 100.0 + d]
+        });
+        let water = water_colour(2.0).map(|c| (c * 255.0) as f32);
+        let on = image(40, 40, |x, y| {
+            let near = x < 12 && y >= 24;
+            let keep = if near { 0.5 } else { 0.0 };
+            let p = off.px(x, y);
+            std::array::from_fn(|k| water[k] + (p[k] - water[k]) * keep)
+        });
+        let above = image(40, 40, |_, _| [150.0, 160.0, 170.0]);
+        assert!(!underwater_tint(&off, &off, &above, &above).ok);
+        let v = underwater_tint(&on, &off, &above, &above);
+        assert!(v.ok, "{}", v.detail);
+        let tinted_above = image(40, 40, |_, _| [150.0, 170.0, 180.0]);
+        assert!(!underwater_tint(&on, &off, &tinted_above, &above).ok);
     }
 }

@@ -13,6 +13,7 @@ use crate::grid::{Field, Grid};
 use crate::hydrology::drainage::NEIGHBOURS;
 
 pub mod channel;
+pub mod level_grid;
 mod query;
 pub mod surface_mesh;
 mod wetness;

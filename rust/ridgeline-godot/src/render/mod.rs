@@ -1,6 +1,6 @@
 //! What a terrain shows through the servers: chunk meshes with LODs and their collision bodies,
 //! the surface material (realistic or faceted shader), and water surfaces (shown by the
-//! `TerrainWaterSurface` node, the one node here). Everything else owns RIDs and frees them itself;
+//! `TerrainWaterSurface` node, the one node here, with its underwater pass). Everything else owns RIDs and frees them itself;
 //! it knows nothing of the node that places it.
 
 pub mod chunk_data;
@@ -8,5 +8,6 @@ pub mod chunk_upload;
 pub mod chunks;
 pub mod paint_texture;
 pub mod surface_material;
+pub mod underwater;
 pub mod water_node;
 pub mod water_surfaces;

@@ -169,8 +169,14 @@ impl Terrain3D {
                 .done();
             self.water_node = Some(node);
         }
+        let prepared = self.prepared().clone();
         if let Some(node) = &mut self.water_node {
             node.set_base(mesh.unwrap_or(Rid::Invalid));
+            let water = prepared
+                .as_ref()
+                .filter(|_| mesh.is_some())
+                .map(|p| (&*p.water, &*p.field));
+            node.bind_mut().show_underwater(water);
         }
     }
 
@@ -180,6 +186,7 @@ impl Terrain3D {
             && node.is_instance_valid()
         {
             node.set_base(Rid::Invalid);
+            node.bind_mut().show_underwater(None);
         }
         self.water.free();
     }
