@@ -18,7 +18,7 @@
 //! `render::forward_plus_roles_<look>_…` (η² ≥ 0.6 faceted, ≥ 0.35 realistic: see
 //! [`ETA2_FORWARD_PLUS`]), so both renderers the issue names are checked.
 
-use crate::water_views::Verdict;
+use crate::water_views::{Verdict, leak};
 use anyhow::{Context, Result};
 use serde_json::Value;
 use std::path::Path;
@@ -105,9 +105,4 @@ fn judge_as(dir: &Path, prefix: &str, thresholds: [(&str, f64); 2]) -> Result<Ve
         }
     }
     Ok(out)
-}
-
-/// Verdict names are `&'static str`; a handful per run.
-fn leak(s: String) -> &'static str {
-    Box::leak(s.into_boxed_str())
 }

@@ -353,6 +353,17 @@ fn water_render_checks(godot: &godot::Godot, tally: &mut Tally) {
         .and_then(|_| crate::render_water_views(godot))
         .and_then(|dir| crate::water_views::judge(&dir));
     tally_verdicts(result, tally, "water");
+    // The same views on Forward+ (lavapipe): the water shader and the underwater pass read
+    // the screen and depth textures differently there (reversed depth, no copy pass).
+    let result = crate::render_views_on(
+        godot,
+        "tests/render/water_views.gd",
+        "water-views-forward-plus",
+        "the water views on Forward+",
+        true,
+    )
+    .and_then(|dir| crate::water_views::judge_forward_plus(&dir));
+    tally_verdicts(result, tally, "Forward+ water");
 }
 
 /// The surface-role views (see `role_views`): render both looks top-down, judge the role

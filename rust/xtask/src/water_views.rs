@@ -222,6 +222,24 @@ pub struct Verdict {
     pub detail: String,
 }
 
+/// Judges the Forward+ rendering of the views in `dir` by the same measures (verdicts named
+/// `render::forward_plus_water_…`): both renderers must draw water without moiré, refract the
+/// bed and tint the underwater view.
+pub fn judge_forward_plus(dir: &Path) -> Result<Vec<Verdict>> {
+    Ok(judge(dir)?
+        .into_iter()
+        .map(|v| Verdict {
+            name: leak(v.name.replacen("render::", "render::forward_plus_", 1)),
+            ..v
+        })
+        .collect())
+}
+
+/// A verdict name built at run time (the names are `&'static str`; a few per run).
+pub(crate) fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
 /// Judges the views in `dir`.
 pub fn judge(dir: &Path) -> Result<Vec<Verdict>> {
     let load = |n: &str| Image::load(&dir.join(format!("{n}.png")));

@@ -117,7 +117,7 @@ pub fn any_covered(flags: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::grid::Field;
-    use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
+    use crate::hydrology::water::{WaterBody, WaterSet};
 
     fn grid() -> Grid {
         Grid::new([10.0, 10.0], [10, 10], 4).unwrap()
@@ -170,24 +170,7 @@ mod tests {
             !any_covered(&none),
             "connected water without bodies covers nothing"
         );
-        set.add(
-            WaterBody {
-                id: "lake".into(),
-                kind: WaterKind::Lake,
-                level: 9.0,
-                footprint: Footprint::Lake {
-                    center: [5.0, 5.0],
-                    radius: 4.0,
-                    boundary: None,
-                },
-                flow_speed: 0.0,
-                flow_direction: [1.0, 0.0],
-                appearance: Appearance::default(),
-                wet_samples: 0,
-                warnings: Vec::new(),
-            },
-            &field,
-        );
+        set.add(WaterBody::still_lake("lake", 9.0, [5.0, 5.0], 4.0), &field);
         let f = flags(&g, &ground, WaterSource::Bodies(&set.owner));
         assert_eq!(f[g.index(5, 5)], COVERED);
         assert_eq!(f[g.index(0, 0)], 0);

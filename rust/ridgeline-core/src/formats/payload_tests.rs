@@ -2,7 +2,7 @@
 //! errors for values and metadata no generator writes.
 
 use super::*;
-use crate::hydrology::water::{Appearance, WaterBody, WaterKind};
+use crate::hydrology::water::WaterBody;
 use crate::testutil::holey_field;
 
 fn sample() -> PreparedTerrain {
@@ -10,21 +10,7 @@ fn sample() -> PreparedTerrain {
     let mut water = WaterSet::empty(*field.grid());
     let ground = crate::grid::Field::from_vec(41, 31, field.heights().to_vec()).unwrap();
     water.add(
-        WaterBody {
-            id: "lake".into(),
-            kind: WaterKind::Lake,
-            level: 4.0,
-            footprint: Footprint::Lake {
-                center: [20.0, 15.0],
-                radius: 100.0,
-                boundary: None,
-            },
-            flow_speed: 0.0,
-            flow_direction: [1.0, 0.0],
-            appearance: Appearance::default(),
-            wet_samples: 0,
-            warnings: Vec::new(),
-        },
+        WaterBody::still_lake("lake", 4.0, [20.0, 15.0], 100.0),
         &ground,
     );
     let n = field.grid().sample_count();

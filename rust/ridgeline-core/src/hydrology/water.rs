@@ -149,6 +149,28 @@ pub struct WaterBody {
     pub warnings: Vec<String>,
 }
 
+impl WaterBody {
+    /// A still lake (no current, default appearance, not yet resolved) at `level`, filling the
+    /// connected ground below it within `radius` of `center` (terrain-local X/Z).
+    pub fn still_lake(id: impl Into<String>, level: f32, center: [f32; 2], radius: f32) -> Self {
+        WaterBody {
+            id: id.into(),
+            kind: WaterKind::Lake,
+            level,
+            footprint: Footprint::Lake {
+                center,
+                radius,
+                boundary: None,
+            },
+            flow_speed: 0.0,
+            flow_direction: [1.0, 0.0],
+            appearance: Appearance::default(),
+            wet_samples: 0,
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// Water bodies resolved on a grid.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WaterSet {

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::doc::params::{ParamSpec, Range};
 use crate::error::Result;
-use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
+use crate::hydrology::water::{WaterBody, WaterSet};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -95,21 +95,12 @@ impl NodeImpl for BasinWater {
             let id = format!("{node_id}/basin/{sx}_{sz}");
             let size = ctx.grid.size();
             set.add(
-                WaterBody {
-                    id: id.clone(),
-                    kind: WaterKind::Lake,
-                    level: (b.spill_level as f64 + self.level_offset) as f32,
-                    footprint: Footprint::Lake {
-                        center: pos,
-                        radius: size[0].max(size[1]) * 2.0,
-                        boundary: None,
-                    },
-                    flow_speed: 0.0,
-                    flow_direction: [1.0, 0.0],
-                    appearance: Appearance::default(),
-                    wet_samples: 0,
-                    warnings: Vec::new(),
-                },
+                WaterBody::still_lake(
+                    id.clone(),
+                    (b.spill_level as f64 + self.level_offset) as f32,
+                    pos,
+                    size[0].max(size[1]) * 2.0,
+                ),
                 &drainage.source,
             );
             ids.push(id);

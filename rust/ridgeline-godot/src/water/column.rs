@@ -32,7 +32,7 @@ impl WorldColumn {
         } else {
             Vector3::UP
         };
-        let flow_local = Vector3::new(s.flow[0], 0.0, s.flow[1]);
+        let flow_local = Vector3::new(s.flow[0], s.flow_rise, s.flow[1]);
         WorldColumn {
             column_up,
             depth: s.depth * scale_up,

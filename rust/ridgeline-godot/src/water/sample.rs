@@ -70,7 +70,9 @@ pub struct WaterSample {
     /// flipped local Y).
     #[var]
     pub column_up: Vector3,
-    /// Prescribed current in world units per second (zero outside rivers).
+    /// Prescribed current in world units per second (zero where the body has no current): along
+    /// a river's nearest path segment, a lake's or ocean's flow direction; on a follow-bed river
+    /// it also falls with the sloping surface (its horizontal part is the prescribed speed).
     #[var]
     pub flow_velocity: Vector3,
     /// True when the queried point is at or above the bed and below the surface (a point on the
@@ -134,7 +136,7 @@ impl WaterSample {
         } else {
             Vector3::UP
         };
-        self.flow_velocity = xf.basis * Vector3::new(s.flow[0], 0.0, s.flow[1]);
+        self.flow_velocity = xf.basis * Vector3::new(s.flow[0], s.flow_rise, s.flow[1]);
         self.underwater = local.y >= bed && local.y < s.surface;
     }
 }

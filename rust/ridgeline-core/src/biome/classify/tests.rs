@@ -2,7 +2,7 @@ use super::*;
 use crate::biome::testkit::{biomes, classifier, eight_rules, layers, terrain};
 use crate::grid::Field;
 use crate::hydrology::Drainage;
-use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind, WaterSet};
+use crate::hydrology::water::{WaterBody, WaterSet};
 
 fn never() -> AtomicBool {
     AtomicBool::new(false)
@@ -43,21 +43,7 @@ fn cliffs_on_sixty_degree_slopes() {
 }
 
 fn lake(center: [f32; 2], radius: f32, level: f32) -> WaterBody {
-    WaterBody {
-        id: "lake".into(),
-        kind: WaterKind::Lake,
-        level,
-        footprint: Footprint::Lake {
-            center,
-            radius,
-            boundary: None,
-        },
-        flow_speed: 0.0,
-        flow_direction: [1.0, 0.0],
-        appearance: Appearance::default(),
-        wet_samples: 0,
-        warnings: Vec::new(),
-    }
+    WaterBody::still_lake("lake", level, center, radius)
 }
 
 #[test]

@@ -147,7 +147,7 @@ impl WaterSet {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Appearance, Footprint, WaterBody, WaterKind};
+    use super::super::WaterBody;
     use super::*;
     use crate::grid::{Field, Grid};
 
@@ -169,21 +169,7 @@ mod tests {
         let hf = Heightfield::new(g, heights, None).unwrap();
         let mut set = WaterSet::empty(g);
         set.add(
-            WaterBody {
-                id: "pond".into(),
-                kind: WaterKind::Lake,
-                level,
-                footprint: Footprint::Lake {
-                    center: [20.0, 20.0],
-                    radius: 100.0,
-                    boundary: None,
-                },
-                flow_speed: 0.0,
-                flow_direction: [1.0, 0.0],
-                appearance: Appearance::default(),
-                wet_samples: 0,
-                warnings: Vec::new(),
-            },
+            WaterBody::still_lake("pond", level, [20.0, 20.0], 100.0),
             &field,
         );
         (hf, field, set)

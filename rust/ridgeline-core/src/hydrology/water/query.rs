@@ -18,6 +18,9 @@ pub struct WaterSample {
     pub normal: [f32; 3],
     /// Flow velocity (terrain-local XZ, m/s).
     pub flow: [f32; 2],
+    /// Vertical flow velocity (terrain-local Y, m/s): a follow-bed river's current runs down
+    /// its sloping surface (see [`WaterPoint::flow_rise`]); 0 elsewhere.
+    pub flow_rise: f32,
 }
 
 /// What [`WaterSet::column`] finds at a point.
@@ -44,6 +47,11 @@ pub struct WaterPoint {
     pub normal: [f32; 3],
     /// Flow velocity (terrain-local XZ, m/s).
     pub flow: [f32; 2],
+    /// Vertical flow velocity (terrain-local Y, m/s): on a follow-bed river the current follows
+    /// the surface's tangent, so it rises or falls by the surface gradient along the horizontal
+    /// flow (`flow · ∇surface`; the horizontal part keeps the prescribed speed, so it agrees
+    /// with the shader's flow attribute); 0 on level rivers, lakes, oceans and painted water.
+    pub flow_rise: f32,
 }
 
 impl WaterSet {
@@ -57,6 +65,7 @@ impl WaterSet {
             depth: p.depth,
             normal: p.normal,
             flow: p.flow,
+            flow_rise: p.flow_rise,
         })
     }
 
@@ -65,9 +74,15 @@ impl WaterSet {
         let w = self.column(ground, x, z)?;
         let [dx, dz] = self.grid.spacing();
         let n = glam::Vec3::new(-w.grad.0 / dx, 1.0, -w.grad.1 / dz).normalize();
-        let (kind, flow) = match self.bodies.get(w.body) {
-            Some(body) => (body.kind, body.flow_at(x, z)),
-            None => (WaterKind::Painted, [0.0, 0.0]),
+        let (kind, flow, follows_bed) = match self.bodies.get(w.body) {
+            Some(body) => (body.kind, body.flow_at(x, z), body.follows_bed()),
+            None => (WaterKind::Painted, [0.0, 0.0], false),
+        };
+        // Along the surface: the gradient (per world unit) times the horizontal flow.
+        let flow_rise = if follows_bed {
+            flow[0] * w.grad.0 / dx + flow[1] * w.grad.1 / dz
+        } else {
+            0.0
         };
         Some(WaterPoint {
             body: w.body,
@@ -76,6 +91,7 @@ impl WaterSet {
             depth: w.depth,
             normal: n.to_array(),
             flow,
+            flow_rise,
         })
     }
 
@@ -236,8 +252,21 @@ impl WaterBody {
         }
     }
 
-    /// Prescribed flow at (x, z): rivers along their nearest path segment, lakes and oceans
-    /// along `flow_direction`.
+    /// True for a river whose surface follows its bed (`river_surface_mode` `follow_bed`, River
+    /// Route): its current runs along the sloping surface.
+    pub fn follows_bed(&self) -> bool {
+        matches!(
+            self.footprint,
+            Footprint::River {
+                follow_bed: Some(_),
+                ..
+            }
+        )
+    }
+
+    /// Prescribed horizontal flow at (x, z): rivers along their nearest path segment, lakes
+    /// and oceans along `flow_direction` (a follow-bed river's vertical part is
+    /// [`WaterPoint::flow_rise`]).
     pub fn flow_at(&self, x: f32, z: f32) -> [f32; 2] {
         if self.flow_speed == 0.0 {
             return [0.0, 0.0];

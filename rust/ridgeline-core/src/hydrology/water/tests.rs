@@ -22,21 +22,7 @@ fn field(n: usize, f: impl Fn(f32, f32) -> f32) -> Field<f32> {
 }
 
 fn lake(id: &str, level: f32, center: [f32; 2], radius: f32) -> WaterBody {
-    WaterBody {
-        id: id.into(),
-        kind: WaterKind::Lake,
-        level,
-        footprint: Footprint::Lake {
-            center,
-            radius,
-            boundary: None,
-        },
-        flow_speed: 0.0,
-        flow_direction: [1.0, 0.0],
-        appearance: Appearance::default(),
-        wet_samples: 0,
-        warnings: Vec::new(),
-    }
+    WaterBody::still_lake(id, level, center, radius)
 }
 
 /// Two bowls separated by a ridge of height `ridge`.

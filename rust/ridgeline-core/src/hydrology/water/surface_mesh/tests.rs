@@ -253,6 +253,44 @@ fn the_flow_attribute_is_what_queries_report() {
     }
 }
 
+/// A follow-bed river's current follows its surface: the 3D flow is tangent to the surface
+/// (perpendicular to the queried normal), falls on average along a river whose path descends,
+/// and keeps the shader's horizontal flow; a level lake's current stays horizontal.
+#[test]
+fn a_follow_bed_river_flows_along_its_sloping_surface() {
+    let (field, water) = setup(vec![river(), lake(0.5)], true);
+    let (mut river_points, mut fall) = (0, 0.0f64);
+    for (x, z) in points() {
+        let Some(p) = water.point(&field, x, z) else {
+            continue;
+        };
+        let body = &water.bodies[p.body];
+        assert_eq!(
+            p.flow,
+            body.flow_at(x, z),
+            "horizontal flow = the shader's at ({x}, {z})"
+        );
+        if body.follows_bed() {
+            let v = [p.flow[0], p.flow_rise, p.flow[1]];
+            let along = v[0] * p.normal[0] + v[1] * p.normal[1] + v[2] * p.normal[2];
+            let speed = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            assert!(
+                along.abs() <= 1e-4 * speed.max(1.0),
+                "tangent at ({x}, {z}): {along}"
+            );
+            river_points += 1;
+            fall += p.flow_rise as f64;
+        } else {
+            assert_eq!(p.flow_rise, 0.0, "a lake's current is horizontal");
+        }
+    }
+    assert!(river_points > 50, "the river was sampled ({river_points})");
+    assert!(
+        fall / (river_points as f64) < -0.01,
+        "it flows downhill: mean rise {fall}"
+    );
+}
+
 #[test]
 fn painted_water_gets_its_own_clipped_mesh_at_ground_plus_depth() {
     use crate::hydrology::water::PAINTED_BODY;
