@@ -78,12 +78,20 @@ func test_the_levels_follow_edits_without_a_second_pass() -> void:
 	var node := _water_node(terrain)
 	var mat := _material(_pass(node)[0])
 	var tex: Texture2D = mat.get_shader_parameter("level_texture")
+	var levels := tex.get_image().get_data()
 	node.underwater = false
-	# Lower the bank between the lakes below the level: the water spreads, the levels follow.
+	# Lower the bank between the lakes below the level: the water spreads, the levels follow
+	# (recomputed over the changed chunks only while the water stays inside the rectangle).
 	assert_true(terrain.apply_stroke({"type": "lower", "center": Vector2(64, 32), "radius": 14.0, "amount": 6.0, "falloff": 0.2}), "stroke")
 	assert_eq(_pass(node).size(), 1, "still one pass")
 	var after: Texture2D = mat.get_shader_parameter("level_texture")
 	assert_true(after != null and after != tex, "a new level texture after the water changed")
+	var changed := after.get_image().get_data()
+	assert_true(changed != levels, "the levels changed with the water")
+	terrain.undo_stroke()
+	var undone: Texture2D = mat.get_shader_parameter("level_texture")
+	assert_eq(undone.get_image().get_data(), levels, "undo restores the levels exactly")
+	terrain.apply_stroke({"type": "lower", "center": Vector2(64, 32), "radius": 14.0, "amount": 6.0, "falloff": 0.2})
 	assert_false(_pass(node)[0].visible, "the switch survives the rebuild")
 	terrain.undo_stroke()
 	assert_eq(_pass(node).size(), 1, "still one pass after undo")

@@ -81,6 +81,29 @@ pub fn run(args: &[String]) -> Result<()> {
                     eprintln!("{line}");
                 }
             }
+            // stroke_water_demo (tests/bench/water_edit.gd, on the demo's river valley).
+            let mut edit = godot.command();
+            edit.arg("--headless")
+                .arg("--path")
+                .arg(&dir)
+                .arg("--script")
+                .arg("res://bench/water_edit.gd")
+                .arg("--")
+                .arg(demo_terrain_arg());
+            if quick {
+                edit.arg("--quick");
+            }
+            let edit = proc::run_captured(&mut edit, Duration::from_secs(600), "", true)?;
+            if !edit.success() {
+                eprintln!("{}", edit.text);
+                bail!("the water edit benchmark script failed");
+            }
+            lines.extend(
+                edit.text
+                    .lines()
+                    .filter(|l| l.starts_with("bench "))
+                    .map(str::to_string),
+            );
             // godot_set_heights_64 and the other runtime writes (tests/bench/runtime_writes.gd).
             let mut writes = godot.command();
             writes
@@ -333,7 +356,14 @@ const ONLY_SCRIPTS: &[(&[&str], &str)] = &[
         ],
         "water",
     ),
+    (&["stroke_water_demo"], "water_edit"),
 ];
+
+/// `--demo=<path>` for `tests/bench/water_edit.gd`: the demo's river valley terrain.
+fn demo_terrain_arg() -> String {
+    let path = repo_root().join("demo_project/terrains/river_valley.terrain.json");
+    format!("--demo={}", path.display())
+}
 
 /// `bench --only=TEXT`: the headless Godot benchmarks whose ids contain `text`; their `bench`
 /// lines (filtered by `text`) are printed. Rendered, peer and Rust benchmarks are not run (the
@@ -376,6 +406,9 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
                     .arg("--script")
                     .arg(format!("res://bench/{script}.gd"))
                     .arg("--");
+                if script == "water_edit" {
+                    cmd.arg(demo_terrain_arg());
+                }
                 if quick {
                     cmd.arg("--quick");
                 }

@@ -16,6 +16,7 @@ pub mod channel;
 pub mod level_grid;
 mod query;
 pub mod surface_mesh;
+pub mod surface_tiles;
 mod wetness;
 
 pub use query::{WaterPoint, WaterSample};

@@ -79,6 +79,27 @@ pub struct Change {
     pub water: Rect,
 }
 
+impl Change {
+    /// The cells whose water surface this change reshapes in place (a corner's height or
+    /// painted depth changed — a cell reads samples x..=x+1 — or its hole flag did); the
+    /// water's own re-resolution is compared separately
+    /// ([`crate::hydrology::water::surface_tiles::SurfaceTiles::update`]). Empty when none.
+    pub fn water_cells(&self) -> Rect {
+        let samples = self.heights.union(&self.water);
+        let cells = if samples.is_empty() {
+            Rect::EMPTY
+        } else {
+            Rect::new(
+                samples.x0.saturating_sub(1),
+                samples.z0.saturating_sub(1),
+                samples.x1,
+                samples.z1,
+            )
+        };
+        cells.union(&self.holes)
+    }
+}
+
 /// An editable terrain.
 pub struct EditSession {
     recipe: Recipe,

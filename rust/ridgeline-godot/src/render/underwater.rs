@@ -26,6 +26,8 @@ const SLOTS: usize = 32;
 pub struct UnderwaterPass {
     node: Gd<MeshInstance3D>,
     material: Gd<ShaderMaterial>,
+    /// The level grid shown and its texture (None without water).
+    level: Option<(LevelGrid, Gd<ImageTexture>)>,
 }
 
 impl UnderwaterPass {
@@ -49,7 +51,11 @@ impl UnderwaterPass {
         // The vertex stage places the quad on the screen: never cull it.
         node.set_custom_aabb(Aabb::new(Vector3::splat(-1.0e6), Vector3::splat(2.0e6)));
         node.set_cast_shadows_setting(ShadowCastingSetting::OFF);
-        let mut pass = UnderwaterPass { node, material };
+        let mut pass = UnderwaterPass {
+            node,
+            material,
+            level: None,
+        };
         pass.set_water(None);
         pass
     }
@@ -101,8 +107,11 @@ impl UnderwaterPass {
             "level_spacing",
             &Vector2::new(spacing[0], spacing[1]).to_variant(),
         );
-        let uploaded = grid.as_ref().and_then(|g| Some((g, texture(g)?)));
-        let (origin, size) = match &uploaded {
+        self.level = grid.and_then(|g| {
+            let tex = ImageTexture::create_from_image(&image(&g)?)?;
+            Some((g, tex))
+        });
+        let (origin, size) = match &self.level {
             Some((g, tex)) => {
                 m.set_shader_parameter("level_texture", &tex.to_variant());
                 (ivec(g.origin), ivec(g.size))
@@ -115,6 +124,33 @@ impl UnderwaterPass {
         m.set_shader_parameter("level_origin", &origin.to_variant());
         // A zero size draws nothing anywhere.
         m.set_shader_parameter("level_size", &size.to_variant());
+    }
+
+    /// Follows an edit of the same bodies: recomputes the level grid over `samples` (x0, z0,
+    /// x1, z1, half-open: where the edit can have changed water or ground) and uploads it as a
+    /// new texture (a new texture rather than `ImageTexture.update`, whose upload costs the
+    /// same and which headless servers ignore, so tests could not read it back). Returns false
+    /// when the grid has to be rebuilt ([`Self::set_water`]): no grid yet, or water now
+    /// outside its rectangle.
+    pub fn update_water(
+        &mut self,
+        water: &WaterSet,
+        ground: &Heightfield,
+        samples: [usize; 4],
+    ) -> bool {
+        let Some((grid, tex)) = &mut self.level else {
+            return false;
+        };
+        if !grid.update(water, ground, samples) {
+            return false;
+        }
+        let Some(new) = image(grid).and_then(|img| ImageTexture::create_from_image(&img)) else {
+            return false;
+        };
+        *tex = new;
+        self.material
+            .set_shader_parameter("level_texture", &tex.to_variant());
+        true
     }
 }
 
@@ -130,8 +166,8 @@ fn ivec([x, z]: [usize; 2]) -> Vector2i {
     Vector2i::new(c(x), c(z))
 }
 
-/// The level grid as a float RGBA texture (None when empty).
-fn texture(grid: &LevelGrid) -> Option<Gd<ImageTexture>> {
+/// The level grid as a float RGBA image (None when empty).
+fn image(grid: &LevelGrid) -> Option<Gd<Image>> {
     if grid.is_empty() {
         return None;
     }
@@ -143,6 +179,5 @@ fn texture(grid: &LevelGrid) -> Option<Gd<ImageTexture>> {
             o.copy_from_slice(&v.to_le_bytes());
         }
     }
-    let image = Image::create_from_data(size.x, size.y, false, Format::RGBAF, &bytes)?;
-    ImageTexture::create_from_image(&image)
+    Image::create_from_data(size.x, size.y, false, Format::RGBAF, &bytes)
 }

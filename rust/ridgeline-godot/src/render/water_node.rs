@@ -76,6 +76,25 @@ impl TerrainWaterSurface {
 }
 
 impl TerrainWaterSurface {
+    /// After an edit of the same bodies: the underwater view re-reads `water` over `ground`
+    /// where the edit can have changed them (`samples`: x0, z0, x1, z1, half-open), or
+    /// entirely when its level grid has to grow.
+    pub(crate) fn update_underwater(
+        &mut self,
+        water: &WaterSet,
+        ground: &Heightfield,
+        samples: [usize; 4],
+    ) {
+        let updated = self
+            .pass
+            .as_mut()
+            .filter(|p| p.node().is_instance_valid())
+            .is_some_and(|p| p.update_water(water, ground, samples));
+        if !updated {
+            self.show_underwater(Some((water, ground)));
+        }
+    }
+
     /// Shows the underwater view of `water` over `ground` (None: no water, the pass draws
     /// nothing). Creates the pass as an internal child the first time there is water.
     pub(crate) fn show_underwater(&mut self, water: Option<(&WaterSet, &Heightfield)>) {

@@ -8,6 +8,7 @@ use super::layer_kind::LayerKind;
 use crate::convert::{panic_guard, variant_json};
 use godot::prelude::*;
 use ridgeline_core::edit::Rect;
+use ridgeline_core::hydrology::water::surface_mesh::CellRect;
 use ridgeline_core::pipeline::{Change, EditSession};
 use ridgeline_core::recipe::Document;
 use std::sync::Arc;
@@ -348,8 +349,15 @@ impl Terrain3D {
         if !r.is_empty() {
             self.update_control_rect(r.x0, r.z0, r.x1, r.z1);
         }
-        if !change.heights.is_empty() {
-            self.refresh_water_after_edit();
+        // Water follows ground, hole and painted-water changes.
+        let c = change.water_cells();
+        if !c.is_empty() {
+            self.refresh_water_after_edit(CellRect {
+                x0: c.x0,
+                z0: c.z0,
+                x1: c.x1,
+                z1: c.z1,
+            });
         }
         if self.overlay != super::overlay::Overlay::None {
             // The session is locked here: hand its weights over.

@@ -180,6 +180,23 @@ impl Terrain3D {
         }
     }
 
+    /// After the water surfaces followed an edit in place (same mesh): the underwater view
+    /// reads the edited water where it can have changed (`samples`: x0, z0, x1, z1).
+    pub(super) fn show_water_after_edit(&mut self, samples: [usize; 4]) {
+        let prepared = self.prepared().clone();
+        if let Some(node) = &mut self.water_node
+            && node.is_instance_valid()
+            && let Some(p) = &prepared
+        {
+            if self.water.mesh().is_some() {
+                node.bind_mut()
+                    .update_underwater(&p.water, &p.field, samples);
+            } else {
+                node.bind_mut().show_underwater(None);
+            }
+        }
+    }
+
     /// Detaches the water mesh from its node and frees it.
     pub(super) fn free_water(&mut self) {
         if let Some(node) = &mut self.water_node

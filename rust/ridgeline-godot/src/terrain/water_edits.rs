@@ -1,24 +1,32 @@
 //! Water that follows edits, and water warnings: after a stroke (or undo, redo, layer toggle)
 //! the bodies re-resolve their coverage on the edited ground from their definitions (never
 //! carving again; water loaded from a payload or the development cache, which keeps coverage
-//! but not definitions, re-resolves from its coverage) and the water mesh is rebuilt; bank
-//! warnings reach Godot.
+//! but not definitions, re-resolves from its coverage) and the water surfaces of the chunks
+//! whose water changed are rebuilt; bank warnings reach Godot.
 
 use super::Terrain3D;
 use crate::render::water_surfaces::WaterSurfaces;
 use godot::prelude::*;
 use ridgeline_core::grid::Field;
+use ridgeline_core::hydrology::water::surface_mesh::CellRect;
 use std::sync::Arc;
 
 impl Terrain3D {
-    /// Re-resolves the water on the current (edited) surface and rebuilds the water mesh when
-    /// the terrain has water. New bank warnings are pushed as Godot warnings.
-    pub(super) fn refresh_water_after_edit(&mut self) {
-        let before = self.water_warnings();
+    /// Re-resolves the water on the current (edited) surface and updates the water surfaces
+    /// of the chunks whose water changed (`ground_changed`: the cells whose corner heights,
+    /// hole flags or painted depths the edit changed). New bank warnings are pushed as Godot
+    /// warnings.
+    pub(super) fn refresh_water_after_edit(&mut self, ground_changed: CellRect) {
+        let warned = self.water_warnings();
+        let Some(before) = self.prepared().as_ref().map(|p| p.water.clone()) else {
+            return;
+        };
         let (bodies, painted) = self.prepared().as_ref().map_or((false, false), |p| {
             (!p.water.bodies.is_empty(), !p.water.painted.is_empty())
         });
-        if !bodies && !painted {
+        // Without water before or after there is nothing to follow (painted water erased to
+        // nothing still has its old surfaces to remove).
+        if !bodies && !painted && self.water.mesh().is_none() {
             return;
         }
         // Painted water alone has nothing to re-resolve: the edit copied its depths and
@@ -43,16 +51,24 @@ impl Terrain3D {
             }
         }
         for w in self.water_warnings() {
-            if !before.contains(&w) {
+            if !warned.contains(&w) {
                 godot_warn!("{w}");
             }
         }
-        if self.base().is_inside_tree() {
+        if !self.base().is_inside_tree() {
+            return;
+        }
+        let Some(prepared) = self.prepared().clone() else {
+            return;
+        };
+        if let Some(samples) =
+            self.water
+                .update(&before, &prepared.water, &prepared.field, ground_changed)
+        {
+            self.show_water_after_edit(samples);
+        } else {
             self.free_water();
-            let prepared = self.prepared().clone();
-            if let Some(prepared) = prepared {
-                self.water = WaterSurfaces::build(&prepared.field, &prepared.water);
-            }
+            self.water = WaterSurfaces::build(&prepared.field, &prepared.water);
             self.attach_water();
         }
     }

@@ -49,6 +49,37 @@ impl LevelGrid {
         self.texels.get(lz * self.size[0] + lx).copied()
     }
 
+    /// Follows an edit: recomputes the texels of the samples in `samples` (x0, z0, x1, z1,
+    /// half-open; every sample whose water or ground the edit can have changed, e.g.
+    /// [`super::surface_tiles::TilesUpdate::samples`]) from the edited `water` over `ground`.
+    /// Returns false, leaving the grid to be rebuilt with [`WaterSet::level_grid`], when water
+    /// now reaches a sample outside the covered rectangle (it would have to grow) or the grid
+    /// is empty. A rectangle that could shrink keeps its size (its dry texels stay dry).
+    pub fn update(&mut self, water: &WaterSet, ground: &Heightfield, samples: [usize; 4]) -> bool {
+        if self.is_empty() {
+            return false;
+        }
+        let [w, h] = water.grid.samples();
+        let [x0, z0, x1, z1] = samples;
+        let (x1, z1) = (x1.min(w), z1.min(h));
+        for z in z0..z1 {
+            for x in x0..x1 {
+                let g = ground.sample(x, z);
+                let (surface, slot) = water.sample_source(x, z, g);
+                let (lx, lz) = (
+                    x.wrapping_sub(self.origin[0]),
+                    z.wrapping_sub(self.origin[1]),
+                );
+                if lx < self.size[0] && lz < self.size[1] {
+                    self.texels[lz * self.size[0] + lx] = [surface, g, slot, 0.0];
+                } else if slot != SLOT_DRY {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// What a renderer computes at terrain-local (x, z) on `ground`'s grid: the body slot and
     /// the water surface when wet (surface above ground on the triangle), else `None`. The
     /// slot is the first non-dry corner's, in the query's corner order.

@@ -38,8 +38,8 @@ use crate::Heightfield;
 use crate::grid::Grid;
 use std::collections::HashMap;
 
-/// A rectangle of cells `[x0, x1) × [z0, z1)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A rectangle of cells `[x0, x1) × [z0, z1)` (the default is empty).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellRect {
     /// First cell column.
     pub x0: usize,
