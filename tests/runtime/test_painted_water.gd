@@ -100,6 +100,7 @@ func test_level_undo_regeneration_and_save_games() -> void:
 	assert_true(terrain.undo_stroke(), "undo")
 	assert_eq(_heights(terrain), before, "undo restores the heights exactly")
 	assert_eq(terrain.get_water_depth(p), 0.0, "and removes the water")
+	assert_eq(_drawn_surfaces(terrain), 0, "and its drawn surface")
 	assert_true(flags[0][0] & Terrain3D.LAYER_WATER != 0 and flags[0][1], "undo signals the water, from_undo")
 	assert_true(terrain.redo_stroke(), "redo")
 	assert_eq(_heights(terrain), after, "redo is exact")
@@ -115,6 +116,14 @@ func test_level_undo_regeneration_and_save_games() -> void:
 	# Depth 0 removes the water.
 	assert_true(terrain.paint_water(p, 14.0, 0.0), "remove")
 	assert_eq(terrain.get_water_depth(p), 0.0, "dry again")
+
+
+## Water surfaces the terrain's TerrainWaterSurface draws (0 without one or without a mesh).
+func _drawn_surfaces(terrain: Terrain3D) -> int:
+	for child in terrain.get_children(true):
+		if child is TerrainWaterSurface and child.get_base().is_valid():
+			return RenderingServer.mesh_get_surface_count(child.get_base())
+	return 0
 
 
 func test_bad_arguments_change_nothing() -> void:
