@@ -161,7 +161,7 @@ impl Terrain3D {
         }
         self.last_vertex_edit_frame = Engine::singleton().get_process_frames();
         if self.chunks.stale_lod_count() > 0 {
-            self.base_mut().set_process(true);
+            self.want_process();
         }
     }
 
@@ -172,7 +172,6 @@ impl Terrain3D {
         if self.chunks.stale_lod_count() == 0 {
             return;
         }
-        self.base_mut().set_process(true);
         if Engine::singleton().get_process_frames() <= self.last_vertex_edit_frame {
             return;
         }
@@ -192,9 +191,6 @@ impl Terrain3D {
         });
         for (i, m, col) in &built {
             self.chunks.update_chunk(*i, m, col);
-        }
-        if self.chunks.stale_lod_count() == 0 && self.job.is_none() {
-            self.base_mut().set_process(false);
         }
     }
 }

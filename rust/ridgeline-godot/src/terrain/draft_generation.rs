@@ -94,7 +94,7 @@ impl Terrain3D {
         // source, and the asset revision shown is unknown until then.
         self.source_replaced = true;
         self.asset_sync_generation_failed();
-        self.base_mut().set_process(true);
+        self.want_process();
         Ok(())
     }
 }

@@ -117,7 +117,7 @@ impl Terrain3D {
         self.masks = Some(masks);
         self.job = Some(GenerationJob::start(source, self.cache.clone()));
         self.asset_generation_started();
-        self.base_mut().set_process(true);
+        self.want_process();
         Ok(())
     }
 
@@ -204,7 +204,6 @@ impl Terrain3D {
 
     pub(super) fn poll_job(&mut self) {
         let Some(job) = &self.job else {
-            self.base_mut().set_process(false);
             return;
         };
         match job.poll() {
@@ -220,7 +219,6 @@ impl Terrain3D {
     }
 
     fn finish(&mut self, result: Result<Finished, String>) {
-        self.base_mut().set_process(false);
         match result {
             Ok((prepared, chunks)) => {
                 self.asset_generation_finished();

@@ -46,6 +46,7 @@ impl INode3D for Terrain3D {
             resource_builds: 0,
             chunk_updates: 0,
             last_vertex_edit_frame: 0,
+            process_state: Default::default(),
             water: WaterSurfaces::default(),
             water_node: None,
             job: None,
@@ -70,8 +71,9 @@ impl INode3D for Terrain3D {
     fn process(&mut self, _delta: f64) {
         self.poll_job();
         // One upload per frame for every paint write since the last frame.
-        self.flush_paint_uploads();
+        let uploaded = self.flush_paint_uploads();
         self.refresh_stale_lods();
+        self.settle_process(uploaded);
     }
 
     fn on_notification(&mut self, what: Node3DNotification) {
@@ -79,6 +81,7 @@ impl INode3D for Terrain3D {
             Node3DNotification::ENTER_TREE => {
                 // Local transform changes must reach the transform cache synchronously.
                 self.base_mut().set_notify_local_transform(true);
+                self.process_state.forget();
                 self.view.xform.reconsider(&self.base());
                 self.view.forget_placement_id();
                 self.view.set_visible(self.base().is_visible_in_tree());

@@ -456,7 +456,7 @@ impl Terrain3D {
         );
         // Uploaded on the next frame, once for every edit of the frame (`flush_paint_uploads`).
         self.user_paint.control_pending = true;
-        self.base_mut().set_process(true);
+        self.want_process();
     }
 
     /// Uploads the control texture (the whole image: Godot has no partial texture update; the

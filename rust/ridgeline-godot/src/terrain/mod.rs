@@ -157,6 +157,8 @@ pub struct Terrain3D {
     chunk_updates: u64,
     /// The process frame of the last in-place chunk update (see [`chunk_refresh`]).
     last_vertex_edit_frame: u64,
+    /// Whether `_process` runs (see [`processing`]).
+    process_state: processing::ProcessState,
     water: WaterSurfaces,
     /// The node showing [`Self::water`] (see [`lifecycle`]).
     water_node: Option<Gd<crate::render::water_node::TerrainWaterSurface>>,
@@ -385,11 +387,12 @@ impl Terrain3D {
 
     /// Signals are emitted deferred: handlers (which may free this node, as an awaiting
     /// coroutine can) then never run while Rust holds a borrow of it. Order is preserved.
-    fn emit_deferred(&mut self, signal: &str, args: &[Variant]) {
+    fn emit_deferred(&mut self, signal: &'static str, args: &[Variant]) {
         let mut all = Vec::with_capacity(args.len() + 1);
-        all.push(StringName::from(signal).to_variant());
+        all.push(self.process_state.name(signal).to_variant());
         all.extend_from_slice(args);
-        self.base_mut().call_deferred("emit_signal", &all);
+        let emit = self.process_state.name("emit_signal").clone();
+        self.base_mut().call_deferred(&emit, &all);
     }
 }
 
@@ -418,6 +421,7 @@ pub mod look;
 mod materials;
 pub mod overlay;
 pub mod paint_state;
+mod processing;
 mod queries;
 pub mod query_view;
 pub mod ray_hit;

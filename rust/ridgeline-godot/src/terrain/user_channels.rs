@@ -222,8 +222,8 @@ impl Terrain3D {
         self.ensure_user_channel_texture();
         self.user_paint.texture.mark(rect);
         if self.user_paint.texture.is_dirty() {
-            // `_process` runs only while something is pending (no work on idle frames).
-            self.base_mut().set_process(true);
+            // `_process` runs only while something is pending (see `processing`).
+            self.want_process();
         }
     }
 
@@ -249,8 +249,9 @@ impl Terrain3D {
     }
 
     /// Uploads what this frame's writes dirtied: the user-channel tiles and the control
-    /// texture (called from `_process`).
-    pub(super) fn flush_paint_uploads(&mut self) {
+    /// texture (called from `_process`). True when something was pending.
+    pub(super) fn flush_paint_uploads(&mut self) -> bool {
+        let pending = self.paint_upload_pending();
         if self.user_paint.texture.is_dirty() {
             let p = self.prepared().clone();
             if let Some(p) = p {
@@ -261,5 +262,11 @@ impl Terrain3D {
             self.user_paint.control_pending = false;
             self.upload_control_texture();
         }
+        pending
+    }
+
+    /// True while a paint write waits for its upload.
+    pub(super) fn paint_upload_pending(&self) -> bool {
+        self.user_paint.texture.is_dirty() || self.user_paint.control_pending
     }
 }
