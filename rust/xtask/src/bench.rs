@@ -104,6 +104,28 @@ pub fn run(args: &[String]) -> Result<()> {
                     .filter(|l| l.starts_with("bench "))
                     .map(str::to_string),
             );
+            // godot_load_cooked_4km and godot_memory_4km (tests/bench/large_world.gd; the 4 km
+            // fixture is cooked fresh, about 2 s and 220 MB).
+            cook_fixture(&dir, "four_km")?;
+            let mut large = godot.command();
+            large
+                .arg("--headless")
+                .arg("--path")
+                .arg(&dir)
+                .arg("--script")
+                .arg("res://bench/large_world.gd");
+            let large = proc::run_captured(&mut large, Duration::from_secs(600), "", true)?;
+            if !large.success() {
+                eprintln!("{}", large.text);
+                bail!("the large world benchmark script failed");
+            }
+            for line in large.text.lines() {
+                if line.starts_with("bench ") {
+                    lines.push(line.to_string());
+                } else if line.starts_with("large world bench") {
+                    eprintln!("{line}");
+                }
+            }
             // godot_set_heights_64 and the other runtime writes (tests/bench/runtime_writes.gd).
             let mut writes = godot.command();
             writes
@@ -304,15 +326,20 @@ fn raycast_fast_with_jolt(
 /// The cooked 1 km terrain `peers.gd` loads for godot_load_cooked_1km (made fresh: it carries
 /// the generator version).
 fn cook_bench_fixture(dir: &std::path::Path) -> Result<()> {
+    cook_fixture(dir, "one_km")
+}
+
+/// Cooks `tests/bench/<name>.terrain.json` into `tests/fixtures/generated/<name>.terrain.bin`.
+fn cook_fixture(dir: &std::path::Path, name: &str) -> Result<()> {
     let generated = dir.join("fixtures/generated");
     std::fs::create_dir_all(&generated)?;
     let cli = crate::target_dir().join("release").join("ridgeline");
     crate::proc::run(
         std::process::Command::new(cli)
             .arg("cook")
-            .arg(dir.join("bench/one_km.terrain.json"))
+            .arg(dir.join(format!("bench/{name}.terrain.json")))
             .arg("--out")
-            .arg(generated.join("one_km.terrain.bin")),
+            .arg(generated.join(format!("{name}.terrain.bin"))),
         "ridgeline cook (bench fixture)",
     )
 }
@@ -357,6 +384,10 @@ const ONLY_SCRIPTS: &[(&[&str], &str)] = &[
         "water",
     ),
     (&["stroke_water_demo"], "water_edit"),
+    (
+        &["godot_load_cooked_4km", "godot_memory_4km"],
+        "large_world",
+    ),
 ];
 
 /// `--demo=<path>` for `tests/bench/water_edit.gd`: the demo's river valley terrain.
@@ -389,6 +420,9 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
     let dir = repo_root().join("tests");
     if picked.contains(&"peers") {
         cook_bench_fixture(&dir)?;
+    }
+    if picked.contains(&"large_world") {
+        cook_fixture(&dir, "four_km")?;
     }
     project::import(&godot, &dir)?;
     let mut lines = Vec::new();
