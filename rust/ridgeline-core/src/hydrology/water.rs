@@ -151,6 +151,35 @@ pub struct WaterBody {
 }
 
 impl WaterBody {
+    /// A river whose surface follows its bed, `depth` above the channel along `path` (x, bed
+    /// height, z points, terrain-local), `width` wide, flowing at `flow_speed` along the path
+    /// (default appearance, not yet resolved). Its level — what a dry corner takes with no wet
+    /// neighbour — is the path's end plus `depth`.
+    pub fn follow_bed_river(
+        id: impl Into<String>,
+        path: Vec<[f32; 3]>,
+        width: f32,
+        depth: f32,
+        flow_speed: f32,
+    ) -> Self {
+        let end = path.last().map_or(0.0, |p| p[1]);
+        WaterBody {
+            id: id.into(),
+            kind: WaterKind::River,
+            level: end + depth,
+            footprint: Footprint::River {
+                path,
+                width,
+                follow_bed: Some(depth),
+            },
+            flow_speed,
+            flow_direction: [1.0, 0.0],
+            appearance: Appearance::default(),
+            wet_samples: 0,
+            warnings: Vec::new(),
+        }
+    }
+
     /// A still lake (no current, default appearance, not yet resolved) at `level`, filling the
     /// connected ground below it within `radius` of `center` (terrain-local X/Z).
     pub fn still_lake(id: impl Into<String>, level: f32, center: [f32; 2], radius: f32) -> Self {

@@ -9,9 +9,7 @@ use super::{
 use crate::doc::params::{ParamSpec, Range};
 use crate::doc::reader::member;
 use crate::error::{Error, Result};
-use crate::hydrology::water::{
-    Appearance, Footprint, WaterBody, WaterKind, WaterSet, carve_channel,
-};
+use crate::hydrology::water::{WaterBody, WaterSet, carve_channel};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -191,21 +189,13 @@ impl NodeImpl for RiverRoute {
         )?;
         set.refresh_cancellable(&carved, &cancelled)?;
         set.add_cancellable(
-            WaterBody {
-                id: body_id.to_string(),
-                kind: WaterKind::River,
-                level: path[path.len() - 1][1] + self.water_depth as f32,
-                footprint: Footprint::River {
-                    path: path.clone(),
-                    width: self.channel_width as f32,
-                    follow_bed: Some(self.water_depth as f32),
-                },
-                flow_speed: self.flow_speed as f32,
-                flow_direction: [1.0, 0.0],
-                appearance: Appearance::default(),
-                wet_samples: 0,
-                warnings: Vec::new(),
-            },
+            WaterBody::follow_bed_river(
+                body_id,
+                path.clone(),
+                self.channel_width as f32,
+                self.water_depth as f32,
+                self.flow_speed as f32,
+            ),
             &carved,
             &cancelled,
         )?;

@@ -38,21 +38,13 @@ fn lake(level: f32) -> WaterBody {
 }
 
 fn river() -> WaterBody {
-    WaterBody {
-        id: "river".into(),
-        kind: WaterKind::River,
-        level: 0.0,
-        footprint: Footprint::River {
-            path: vec![[0.0, 4.0, 10.0], [64.0, 1.0, 50.0]],
-            width: 9.0,
-            follow_bed: Some(1.5),
-        },
-        flow_speed: 1.5,
-        flow_direction: [1.0, 0.0],
-        appearance: Appearance::default(),
-        wet_samples: 0,
-        warnings: Vec::new(),
-    }
+    WaterBody::follow_bed_river(
+        "river",
+        vec![[0.0, 4.0, 10.0], [64.0, 1.0, 50.0]],
+        9.0,
+        1.5,
+        1.5,
+    )
 }
 
 fn setup(bodies: Vec<WaterBody>, carve: bool) -> (Heightfield, WaterSet) {

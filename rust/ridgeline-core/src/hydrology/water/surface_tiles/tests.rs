@@ -1,6 +1,6 @@
 use super::*;
 use crate::grid::Field;
-use crate::hydrology::water::{Appearance, Footprint, WaterBody, WaterKind};
+use crate::hydrology::water::WaterBody;
 
 const N: usize = 65;
 
@@ -25,21 +25,13 @@ fn ground() -> Vec<f32> {
 }
 
 fn river() -> WaterBody {
-    WaterBody {
-        id: "river".into(),
-        kind: WaterKind::River,
-        level: 0.0,
-        footprint: Footprint::River {
-            path: vec![[0.0, 6.0, 110.0], [128.0, 4.0, 116.0]],
-            width: 9.0,
-            follow_bed: Some(1.5),
-        },
-        flow_speed: 1.5,
-        flow_direction: [1.0, 0.0],
-        appearance: Appearance::default(),
-        wet_samples: 0,
-        warnings: Vec::new(),
-    }
+    WaterBody::follow_bed_river(
+        "river",
+        vec![[0.0, 6.0, 110.0], [128.0, 4.0, 116.0]],
+        9.0,
+        1.5,
+        1.5,
+    )
 }
 
 fn water_on(heights: &[f32]) -> WaterSet {
