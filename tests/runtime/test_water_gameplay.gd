@@ -254,3 +254,21 @@ func test_the_water_node_can_be_styled_like_any_node() -> void:
 	assert_false(water.is_visible_in_tree(), "hidden")
 	assert_true(TerrainWater.sample(Vector3(32, -1, 32)) != null, "queries do not depend on the node")
 	terrain.queue_free()
+
+
+func test_a_freed_water_node_comes_back_with_the_next_edit() -> void:
+	var terrain := Terrain3D.new()
+	terrain.asset = load("res://fixtures/lakes.terrain.json")
+	add_child(terrain)
+	terrain.wait_for_generation()
+	var node := _water_node(terrain)
+	assert_true(node != null, "an internal water node")
+	node.free()
+	assert_true(_water_node(terrain) == null, "gone")
+	# An edit that changes the water follows it in place, and re-attaches the mesh to a node.
+	assert_true(terrain.apply_stroke({"type": "raise", "center": Vector2(32, 32), "radius": 4.0, "amount": 1.0}), "stroke")
+	var again := _water_node(terrain)
+	assert_true(again != null and again.get_base().is_valid(), "a water node shows the mesh again")
+	if again != null:
+		assert_eq(again.get_surface_count(), 2, "both bodies")
+	terrain.queue_free()

@@ -152,9 +152,7 @@ impl Terrain3D {
     /// designer's), else an internal one added here (only when there is water).
     pub(super) fn attach_water(&mut self) {
         let mesh = self.water.mesh();
-        if self.water_node.as_ref().is_none_or(|n| {
-            !n.is_instance_valid() || n.get_parent().as_ref() != Some(&self.to_gd().upcast())
-        }) {
+        if self.water_node_moved() {
             self.water_node = self
                 .base()
                 .get_children_ex()
@@ -183,9 +181,22 @@ impl Terrain3D {
         }
     }
 
+    /// True when the remembered water node is gone, freed or no longer this terrain's child.
+    fn water_node_moved(&self) -> bool {
+        self.water_node.as_ref().is_none_or(|n| {
+            !n.is_instance_valid() || n.get_parent().as_ref() != Some(&self.to_gd().upcast())
+        })
+    }
+
     /// After the water surfaces followed an edit in place (same mesh): the underwater view
-    /// reads the edited water where it can have changed (`samples`: x0, z0, x1, z1).
+    /// reads the edited water where it can have changed (`samples`: x0, z0, x1, z1). A water
+    /// node replaced since the last build (a designer's added at runtime) gets the mesh and the
+    /// whole view instead ([`Self::attach_water`]).
     pub(super) fn show_water_after_edit(&mut self, samples: [usize; 4]) {
+        if self.water_node_moved() {
+            self.attach_water();
+            return;
+        }
         let prepared = self.prepared().clone();
         if let Some(node) = &mut self.water_node
             && node.is_instance_valid()
