@@ -30,6 +30,7 @@ use serde_json::Value;
 use std::sync::Arc;
 
 mod batch;
+mod change;
 mod commit;
 mod derived;
 mod flow;
@@ -42,63 +43,9 @@ pub(crate) use paint::{user_channel_stamp, user_channel_stroke};
 mod protection;
 mod stroke_lists;
 mod water;
+pub use change::Change;
 use holes::{changed_cells, cut_whole_chunk};
 pub use layers::{MAX_LAYER_NAME, USER_LAYER_KINDS};
-
-/// What an edit changed.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Change {
-    /// Samples whose height changed (may be empty).
-    pub heights: Rect,
-    /// Samples whose height, normal, exclusion or region may have changed: what meshes,
-    /// collision and previews must refresh.
-    pub touched: Rect,
-    /// Chunks (x, z) whose sample range meets `touched`.
-    pub chunks: Vec<[u32; 2]>,
-    /// Samples whose biome id or surface role changed (empty when none, or when the session
-    /// has no classification); `touched` and `chunks` include them.
-    pub surface: Rect,
-    /// Cells (a cell rectangle: cell `(x, z)` spans samples `x..=x+1`, `z..=z+1`) whose hole
-    /// flags may have changed; `touched` and `chunks` include their samples.
-    pub holes: Rect,
-    /// Samples whose exclusion weight changed (empty when none did); `touched` includes them.
-    pub exclusion: Rect,
-    /// Samples whose painted biome region changed (empty when none did); `touched` includes
-    /// them.
-    pub regions: Rect,
-    /// Samples whose painted foliage density changed (`foliage_density` strokes; empty when
-    /// none did); `touched` includes them. Meshes are unaffected (`chunks` stays empty).
-    pub foliage: Rect,
-    /// Samples whose user channels may have changed (paint strokes; `touched` includes them).
-    pub user_channels: Rect,
-    /// Samples whose surface paint weights may have changed (`touched` includes them; where
-    /// the painted role changed, `surface` too).
-    pub surface_paint: Rect,
-    /// Samples whose painted water depth changed (`paint_water` strokes; `heights` and
-    /// `touched` include them, since the bed moves with the depth).
-    pub water: Rect,
-}
-
-impl Change {
-    /// The cells whose water surface this change reshapes in place (a corner's height or
-    /// painted depth changed — a cell reads samples x..=x+1 — or its hole flag did); the
-    /// water's own re-resolution is compared separately
-    /// ([`crate::hydrology::water::surface_tiles::SurfaceTiles::update`]). Empty when none.
-    pub fn water_cells(&self) -> Rect {
-        let samples = self.heights.union(&self.water);
-        let cells = if samples.is_empty() {
-            Rect::EMPTY
-        } else {
-            Rect::new(
-                samples.x0.saturating_sub(1),
-                samples.z0.saturating_sub(1),
-                samples.x1,
-                samples.z1,
-            )
-        };
-        cells.union(&self.holes)
-    }
-}
 
 /// An editable terrain.
 pub struct EditSession {

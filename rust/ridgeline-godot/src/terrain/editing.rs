@@ -8,7 +8,6 @@ use super::layer_kind::LayerKind;
 use crate::convert::{panic_guard, variant_json};
 use godot::prelude::*;
 use ridgeline_core::edit::Rect;
-use ridgeline_core::hydrology::water::surface_mesh::CellRect;
 use ridgeline_core::pipeline::{Change, EditSession};
 use ridgeline_core::recipe::Document;
 use std::sync::Arc;
@@ -350,14 +349,9 @@ impl Terrain3D {
             self.update_control_rect(r.x0, r.z0, r.x1, r.z1);
         }
         // Water follows ground, hole and painted-water changes.
-        let c = change.water_cells();
-        if !c.is_empty() {
-            self.refresh_water_after_edit(CellRect {
-                x0: c.x0,
-                z0: c.z0,
-                x1: c.x1,
-                z1: c.z1,
-            });
+        let cells = change.water_cells();
+        if !cells.is_empty() {
+            self.refresh_water_after_edit(cells);
         }
         if self.overlay != super::overlay::Overlay::None {
             // The session is locked here: hand its weights over.

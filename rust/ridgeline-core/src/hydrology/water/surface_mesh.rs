@@ -63,6 +63,11 @@ impl CellRect {
         }
     }
 
+    /// True when it holds no cell.
+    pub fn is_empty(&self) -> bool {
+        self.x0 >= self.x1 || self.z0 >= self.z1
+    }
+
     /// The cells of chunk (cx, cz).
     pub fn chunk(grid: &Grid, cx: u32, cz: u32) -> Self {
         let r = grid.chunk_cells_range(cx, cz);
