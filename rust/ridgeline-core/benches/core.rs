@@ -14,8 +14,12 @@ use ridgeline_core::{Grid, Heightfield, mesh};
 use std::hint::black_box;
 use std::time::Instant;
 
+#[path = "parts/biome_rules.rs"]
+mod biome_rules;
 #[path = "parts/flow_refresh.rs"]
 mod flow_refresh;
+#[path = "parts/heightmap_io.rs"]
+mod heightmap_io;
 #[path = "parts/surface_query.rs"]
 mod surface_query;
 
@@ -335,110 +339,6 @@ fn bench_erosion(b: &Bench, field: &Heightfield) {
     eprintln!("erosion_preview_1025 is {:.1}% of Final", 100.0 * pre / fin);
 }
 
-fn bench_biome_rules(b: &Bench, field: &Heightfield) {
-    use ridgeline_core::biome::rules::BiomeLayer;
-    use ridgeline_core::biome::{
-        BiomeSpec, Classifier, RuleSpec, Substrate, SubstrateSet, SurfaceInput, SurfaceParams,
-    };
-    use ridgeline_core::grid::Field;
-    use ridgeline_core::hydrology::Drainage;
-    // The bench field (40 m rolling relief, per-sample roughness) with the sea at 16 m, drainage
-    // connected (flow raises moisture) and an erosion change field: every input is live.
-    let grid = *field.grid();
-    let [w, h] = grid.samples();
-    let heights = field.heights();
-    let flow = Drainage::compute(
-        grid,
-        &Field::from_vec(w, h, heights.to_vec()).expect("field"),
-    )
-    .accumulation;
-    let erosion: Vec<f32> = (0..w * h)
-        .map(|i| (((i * 2654435761) >> 7) % 200) as f32 * 0.005 - 0.5)
-        .collect();
-    let names = [
-        "meadow", "forest", "rock", "beach", "alpine", "marsh", "desert",
-    ];
-    let biomes: Vec<BiomeSpec> = names.iter().map(|n| BiomeSpec::named(*n)).collect();
-    let rule = |id: &str, biome: &str, priority: f64| RuleSpec {
-        id: Some(id.into()),
-        priority,
-        ..RuleSpec::new(biome)
-    };
-    let rules = [
-        RuleSpec {
-            water_distance: Some([0.0, 6.0]),
-            elevation: Some([-100.0, 18.0]),
-            ..rule("shoreline", "beach", 30.0)
-        },
-        RuleSpec {
-            slope: Some([35.0, 90.0]),
-            ..rule("crags", "rock", 20.0)
-        },
-        RuleSpec {
-            elevation: Some([32.0, 1000.0]),
-            blend: 3.0,
-            ..rule("alpine", "alpine", 10.0)
-        },
-        RuleSpec {
-            elevation: Some([26.0, 1000.0]),
-            blend: 2.0,
-            moisture: Some([0.5, 1.0]),
-            ..rule("high_forest", "forest", 10.0)
-        },
-        RuleSpec {
-            moisture: Some([0.55, 1.0]),
-            slope: Some([0.0, 25.0]),
-            ..rule("forest", "forest", 5.0)
-        },
-        RuleSpec {
-            substrate: SubstrateSet::of(&[Substrate::Wet, Substrate::Sand]),
-            moisture: Some([0.4, 1.0]),
-            ..rule("marsh", "marsh", 5.0)
-        },
-        RuleSpec {
-            moisture: Some([0.0, 0.3]),
-            ..rule("desert", "desert", 1.0)
-        },
-        RuleSpec {
-            elevation: Some([16.0, 24.0]),
-            slope: Some([0.0, 15.0]),
-            ..rule("lowland", "meadow", 1.0)
-        },
-    ];
-    let layers = [BiomeLayer {
-        id: "biomes".into(),
-        enabled: true,
-    }];
-    let params = SurfaceParams {
-        snow_line: SurfaceParams::snow_line_for(16.0, field.height_range()),
-        ..Default::default()
-    };
-    let classifier =
-        Classifier::new(3, biomes, "meadow", &rules, &layers, params).expect("classifier");
-    let input = SurfaceInput {
-        flow: Some(&flow),
-        erosion: Some(&erosion),
-        ..SurfaceInput::new(grid, heights, 16.0)
-    };
-    let never = std::sync::atomic::AtomicBool::new(false);
-    let mut counts = [0usize; 9];
-    let secs = b.median(|| {
-        let cls = classifier.classify(&input, &never).expect("classifies");
-        counts = [0; 9];
-        for &r in cls.roles() {
-            counts[r as usize] += 1;
-        }
-        black_box(cls);
-    });
-    let roles_used = counts.iter().filter(|&&n| n > 0).count();
-    assert!(
-        roles_used >= 6,
-        "the bench must exercise most roles: {counts:?}"
-    );
-    line("biome_rules_1025", secs * 1e3, None, "ms");
-    eprintln!("biome_rules_1025: role counts {counts:?}");
-}
-
 fn peer_value(peers: &[(String, f64)], id: &str) -> Option<f64> {
     peers.iter().find(|(k, _)| k == id).map(|(_, v)| *v)
 }
@@ -586,69 +486,6 @@ fn bench_presets(b: &Bench) {
     line("preset_apply_generate", slowest * 1e3, None, "ms");
 }
 
-/// A 4097² DEM-like heightmap recipe reading `dem.png` in a temporary folder.
-fn heightmap_fixture() -> (tempfile::TempDir, ridgeline_core::recipe::Recipe, Vec<u8>) {
-    use ridgeline_core::formats::{HeightImage, png16};
-    let n = 4097usize;
-    let mut heights = Vec::with_capacity(n * n);
-    for z in 0..n {
-        for x in 0..n {
-            let (u, v) = (x as f32 / 4096.0, z as f32 / 4096.0);
-            heights.push(
-                300.0 * (u - 0.5).abs()
-                    + 200.0 * (1.0 - v)
-                    + 40.0 * (u * 31.0).sin() * (v * 17.0).cos()
-                    + 3.0 * ((x * 7919 + z * 104729) % 101) as f32 / 101.0,
-            );
-        }
-    }
-    let img = HeightImage {
-        width: n,
-        depth: n,
-        heights,
-    };
-    let png = png16::write(&img, 0.0, 600.0).expect("png");
-    let dir = tempfile::tempdir().expect("dir");
-    std::fs::write(dir.path().join("dem.png"), &png).expect("write");
-    let text = r#"{"size":[4096,4096],"resolution":[4096,4096],"graph":{"format_version":1,"output":"out","nodes":[
-        {"id":"h","type":"heightmap","params":{"file":"dem.png","max":600}},
-        {"id":"out","type":"terrain_output","inputs":{"heightfield":"h"}}]}}"#;
-    let recipe = ridgeline_core::recipe::Document::parse(text, "bench")
-        .expect("recipe")
-        .recipe()
-        .clone()
-        .with_source_dir(dir.path());
-    (dir, recipe, png)
-}
-
-fn bench_heightmap_io(b: &Bench) {
-    use ridgeline_core::formats::{HeightImage, png16};
-    use ridgeline_core::graph::eval::GraphCache;
-    use ridgeline_core::nodes::Quality;
-    let (_dir, recipe, png) = heightmap_fixture();
-    let never = std::sync::atomic::AtomicBool::new(false);
-    // Read + hash + decode + resample onto the 4097² grid (a cold graph cache each time).
-    let import = b.median(|| {
-        let g = ridgeline_core::pipeline::generate(
-            &recipe,
-            Quality::Final,
-            &mut GraphCache::default(),
-            &|_, _| {},
-            &never,
-        )
-        .expect("import");
-        black_box(g);
-    });
-    line("import_png16_4097", import * 1e3, None, "ms");
-    let img = png16::read(&png, 0.0, 600.0, "dem.png").expect("decode");
-    let field = HeightImage { ..img };
-    let export = b.median(|| {
-        black_box(png16::write(&field, 0.0, 600.0).expect("encode"));
-    });
-    eprintln!("export_png16_4097: {} bytes", png.len());
-    line("export_png16_4097", export * 1e3, None, "ms");
-}
-
 /// `scatter_trees_1km`: four tree and rock rules (spacing 4–12 m, two with clusters, slope
 /// filters) placed over the 1 km bench field, global thread pool.
 fn bench_scatter(b: &Bench, field: &Heightfield) {
@@ -699,7 +536,7 @@ fn main() {
         })
         .collect();
     if std::env::args().any(|a| a == "--heightmap-only") {
-        bench_heightmap_io(&b);
+        heightmap_io::run(&b);
         return;
     }
     // `RIDGELINE_BENCH_ONLY=stroke,biome` runs the groups whose name contains one of the
@@ -750,10 +587,10 @@ fn main() {
         bench_presets(&b);
     }
     if want("heightmap") {
-        bench_heightmap_io(&b);
+        heightmap_io::run(&b);
     }
     if want("biome_rules") {
-        bench_biome_rules(&b, &field);
+        biome_rules::run(&b, &field);
     }
     if want("flow_refresh") {
         flow_refresh::run(&b);
