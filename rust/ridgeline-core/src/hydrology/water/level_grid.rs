@@ -64,15 +64,14 @@ impl LevelGrid {
         let (x1, z1) = (x1.min(w), z1.min(h));
         for z in z0..z1 {
             for x in x0..x1 {
-                let g = ground.sample(x, z);
-                let (surface, slot) = water.sample_source(x, z, g);
+                let t = water.texel_of(ground, x, z);
                 let (lx, lz) = (
                     x.wrapping_sub(self.origin[0]),
                     z.wrapping_sub(self.origin[1]),
                 );
                 if lx < self.size[0] && lz < self.size[1] {
-                    self.texels[lz * self.size[0] + lx] = [surface, g, slot, 0.0];
-                } else if slot != SLOT_DRY {
+                    self.texels[lz * self.size[0] + lx] = t;
+                } else if t[2] != SLOT_DRY {
                     return false;
                 }
             }
@@ -114,10 +113,8 @@ impl WaterSet {
         for z in 0..h {
             for x in 0..w {
                 let i = z * w + x;
-                let g = ground.sample(x, z);
-                let (surface, slot) = self.sample_source(x, z, g);
-                texels[i] = [surface, g, slot, 0.0];
-                if slot != SLOT_DRY {
+                texels[i] = self.texel_of(ground, x, z);
+                if texels[i][2] != SLOT_DRY {
                     (x0, z0, x1, z1) = (x0.min(x), z0.min(z), x1.max(x), z1.max(z));
                 }
             }
@@ -142,6 +139,13 @@ impl WaterSet {
             size,
             texels: out,
         }
+    }
+
+    /// The texel of sample (x, z) over `ground`: `[surface, ground, slot, 0]`.
+    fn texel_of(&self, ground: &Heightfield, x: usize, z: usize) -> [f32; 4] {
+        let g = ground.sample(x, z);
+        let (surface, slot) = self.sample_source(x, z, g);
+        [surface, g, slot, 0.0]
     }
 
     /// Surface and slot of sample (x, z) with ground `g` (see the module docs).
