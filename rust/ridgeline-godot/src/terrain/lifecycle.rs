@@ -47,6 +47,7 @@ impl INode3D for Terrain3D {
             chunk_updates: 0,
             last_vertex_edit_frame: 0,
             process_state: Default::default(),
+            signal_names: Default::default(),
             water: WaterSurfaces::default(),
             water_node: None,
             job: None,

@@ -159,6 +159,8 @@ pub struct Terrain3D {
     last_vertex_edit_frame: u64,
     /// Whether `_process` runs (see [`processing`]).
     process_state: processing::ProcessState,
+    /// Names of the deferred signals, interned once (see [`SignalNames`]).
+    signal_names: SignalNames,
     water: WaterSurfaces,
     /// The node showing [`Self::water`] (see [`lifecycle`]).
     water_node: Option<Gd<crate::render::water_node::TerrainWaterSurface>>,
@@ -389,10 +391,28 @@ impl Terrain3D {
     /// coroutine can) then never run while Rust holds a borrow of it. Order is preserved.
     fn emit_deferred(&mut self, signal: &'static str, args: &[Variant]) {
         let mut all = Vec::with_capacity(args.len() + 1);
-        all.push(self.process_state.name(signal).to_variant());
+        all.push(self.signal_names.get(signal).to_variant());
         all.extend_from_slice(args);
-        let emit = self.process_state.name("emit_signal").clone();
+        let emit = self.signal_names.get("emit_signal").clone();
         self.base_mut().call_deferred(&emit, &all);
+    }
+}
+
+/// Names as `StringName`s, interned once per terrain: building one from text locks the
+/// engine's name table, a cost of every write's deferred signal otherwise.
+#[derive(Default)]
+struct SignalNames(Vec<(&'static str, StringName)>);
+
+impl SignalNames {
+    fn get(&mut self, name: &'static str) -> &StringName {
+        let i = match self.0.iter().position(|(n, _)| *n == name) {
+            Some(i) => i,
+            None => {
+                self.0.push((name, StringName::from(name)));
+                self.0.len() - 1
+            }
+        };
+        &self.0[i].1
     }
 }
 

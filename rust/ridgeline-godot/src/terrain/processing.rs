@@ -8,32 +8,16 @@
 use super::Terrain3D;
 use godot::prelude::*;
 
-/// What the terrain last asked of the engine's processing (`None`: not asked yet), and the
-/// names its deferred signals use.
+/// What the terrain last asked of the engine's processing (`None`: not asked yet).
 #[derive(Default)]
 pub(super) struct ProcessState {
     on: Option<bool>,
-    /// Interned names of the deferred signals (see [`Self::name`]).
-    names: Vec<(&'static str, StringName)>,
 }
 
 impl ProcessState {
     /// Forgets what was asked (entering the tree: the engine may have changed it).
     pub(super) fn forget(&mut self) {
         self.on = None;
-    }
-
-    /// `name` as a `StringName`, interned once per terrain: building one from text locks the
-    /// engine's name table, a cost of every write's deferred signal otherwise.
-    pub(super) fn name(&mut self, name: &'static str) -> &StringName {
-        let i = match self.names.iter().position(|(n, _)| *n == name) {
-            Some(i) => i,
-            None => {
-                self.names.push((name, StringName::from(name)));
-                self.names.len() - 1
-            }
-        };
-        &self.names[i].1
     }
 }
 
