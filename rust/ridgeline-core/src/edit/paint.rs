@@ -58,6 +58,22 @@ pub struct UserChannelOp {
     pub id: bool,
 }
 
+impl UserChannelOp {
+    /// True when `channel` names a user channel (a whole number 0..[`USER_CHANNELS`]).
+    pub fn channel_ok(channel: f64) -> bool {
+        channel.fract() == 0.0 && (0.0..USER_CHANNELS as f64).contains(&channel)
+    }
+
+    /// True when a stroke can write `value`: a whole id 0..=255 in `id` mode, else 0..=1.
+    pub fn value_ok(value: f64, id: bool) -> bool {
+        if id {
+            value.fract() == 0.0 && (0.0..=255.0).contains(&value)
+        } else {
+            (0.0..=1.0).contains(&value)
+        }
+    }
+}
+
 /// A `paint_surface` stroke: paints surface role `surface`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PaintSurfaceOp {

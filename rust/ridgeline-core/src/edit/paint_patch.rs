@@ -53,19 +53,20 @@ pub(super) fn parse_brush_op(type_id: &str, r: &mut ObjectReader, d: &mut Diagno
             }
         };
         let channel = r.f64(d, "channel", f64::NAN, |x| {
-            (x.fract() != 0.0 || !(0.0..USER_CHANNELS as f64).contains(&x))
+            (!UserChannelOp::channel_ok(x))
                 .then(|| format!("must be a user channel 0..={}, got {x}", USER_CHANNELS - 1))
         });
         if channel.is_nan() && !r.has("channel") {
             d.push(r.at("channel"), "is required: the user channel 0..=3");
         }
         let value = r.f64(d, "value", f64::NAN, |x| {
-            if id {
-                (x.fract() != 0.0 || !(0.0..=255.0).contains(&x))
-                    .then(|| format!("must be a whole id 0..=255 in \"id\" mode, got {x}"))
-            } else {
-                (!(0.0..=1.0).contains(&x)).then(|| format!("must be 0..=1, got {x}"))
-            }
+            (!UserChannelOp::value_ok(x, id)).then(|| {
+                if id {
+                    format!("must be a whole id 0..=255 in \"id\" mode, got {x}")
+                } else {
+                    format!("must be 0..=1, got {x}")
+                }
+            })
         });
         if value.is_nan() && !r.has("value") {
             d.push(r.at("value"), "is required: the value to write");

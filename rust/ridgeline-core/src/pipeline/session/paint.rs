@@ -204,12 +204,8 @@ impl EditSession {
         let stroke = user_channel_stroke(channel, value, id, center, radius);
         // Only values the parser would accept unchanged take the short path; anything else
         // goes through the JSON stroke and gets its located error there.
-        let valid = (channel as usize) < crate::edit::paint::USER_CHANNELS
-            && if id {
-                value.fract() == 0.0 && (0.0..=255.0).contains(&value)
-            } else {
-                (0.0..=1.0).contains(&value)
-            }
+        let valid = UserChannelOp::channel_ok(channel as f64)
+            && UserChannelOp::value_ok(value as f64, id)
             && (MIN_RADIUS..=MAX_RADIUS).contains(&(radius as f64))
             && center
                 .iter()
@@ -313,7 +309,6 @@ fn writes(stroke: &Stroke) -> (bool, bool) {
     }
 }
 
-/// True when applying a stamp of `stroke` twice at one place equals applying it once.
 /// The stroke [`user_channel_stamp`]'s JSON parses to (for values the parser accepts).
 pub(crate) fn user_channel_stroke(
     channel: u8,
@@ -357,6 +352,7 @@ pub(crate) fn user_channel_stamp(
     v
 }
 
+/// True when applying a stamp of `stroke` twice at one place equals applying it once.
 fn idempotent(stroke: &Stroke) -> bool {
     let b = &stroke.brush;
     let hard = b.falloff == 1.0 && b.strength == 1.0 && !matches!(b.shape, Shape::Image(..));
