@@ -58,6 +58,27 @@ impl Rect {
         !self.intersect(o).is_empty()
     }
 
+    /// The bounding rectangle of the samples of a `w × h` grid (row-major indices) for which
+    /// `changed` holds; empty when none does.
+    pub fn bounding(w: usize, h: usize, changed: impl Fn(usize) -> bool) -> Rect {
+        let (mut x0, mut z0, mut x1, mut z1) = (usize::MAX, usize::MAX, 0, 0);
+        for z in 0..h {
+            for x in 0..w {
+                if changed(z * w + x) {
+                    x0 = x0.min(x);
+                    z0 = z0.min(z);
+                    x1 = x1.max(x + 1);
+                    z1 = z1.max(z + 1);
+                }
+            }
+        }
+        if x1 == 0 {
+            Rect::EMPTY
+        } else {
+            Rect::new(x0, z0, x1, z1)
+        }
+    }
+
     /// The bounding rectangle of both (an empty side is ignored).
     pub fn union(&self, o: &Rect) -> Rect {
         if self.is_empty() {

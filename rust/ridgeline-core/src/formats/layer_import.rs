@@ -88,7 +88,7 @@ pub fn plan(session: &EditSession, dir: &Path) -> Result<ImportPlan> {
             let hc = px.heights[i];
             lo <= hc && hc <= hi && png16::quantise(hc, lo, hi) == file_v[i]
         };
-        let rect = changed_rect(w, h, |i| !same(i));
+        let rect = Rect::bounding(w, h, |i| !same(i));
         if !rect.is_empty() {
             let mut patch = Vec::with_capacity(rect.area());
             for_each(rect, w, |i| {
@@ -107,7 +107,7 @@ pub fn plan(session: &EditSession, dir: &Path) -> Result<ImportPlan> {
     // Water.
     if present("water.png") {
         let rgba = read_rgba(&file("water.png"), [w, h])?;
-        let rect = changed_rect(w, h, |i| rgba[i * 4] != px.water()[i]);
+        let rect = Rect::bounding(w, h, |i| rgba[i * 4] != px.water()[i]);
         if !rect.is_empty() {
             let mut bytes = Vec::with_capacity(rect.area());
             for_each(rect, w, |i| bytes.push(rgba[i * 4]));
@@ -201,7 +201,7 @@ pub fn plan(session: &EditSession, dir: &Path) -> Result<ImportPlan> {
             paint_files.push("surface.png");
         }
     }
-    let rect = changed_rect(w, h, |i| weights[i] != px.weights()[i]);
+    let rect = Rect::bounding(w, h, |i| weights[i] != px.weights()[i]);
     if !rect.is_empty() {
         let mut bytes = Vec::with_capacity(rect.area() * WEIGHT_SLOTS);
         for_each(rect, w, |i| bytes.extend_from_slice(&weights[i]));
@@ -215,7 +215,7 @@ pub fn plan(session: &EditSession, dir: &Path) -> Result<ImportPlan> {
     if present("user.png") {
         let rgba = read_rgba(&file("user.png"), [w, h])?;
         let cur = px.user();
-        let rect = changed_rect(w, h, |i| rgba[i * 4..i * 4 + 4] != cur[i]);
+        let rect = Rect::bounding(w, h, |i| rgba[i * 4..i * 4 + 4] != cur[i]);
         if !rect.is_empty() {
             let mut bytes = Vec::with_capacity(rect.area() * USER_CHANNELS);
             for_each(rect, w, |i| {
@@ -251,7 +251,7 @@ pub fn plan(session: &EditSession, dir: &Path) -> Result<ImportPlan> {
                 continue;
             };
             let cur = px.foliage();
-            let rect = changed_rect(w, h, |i| rgba[i * 4 + c] != cur[i][t]);
+            let rect = Rect::bounding(w, h, |i| rgba[i * 4 + c] != cur[i][t]);
             if rect.is_empty() {
                 continue;
             }
@@ -391,26 +391,6 @@ fn decode(
         return Err(bad("truncated image data".into()));
     }
     Ok(out)
-}
-
-/// The bounding rectangle of the samples (of a `w × h` grid) for which `changed` holds.
-fn changed_rect(w: usize, h: usize, changed: impl Fn(usize) -> bool) -> Rect {
-    let (mut x0, mut z0, mut x1, mut z1) = (usize::MAX, usize::MAX, 0, 0);
-    for z in 0..h {
-        for x in 0..w {
-            if changed(z * w + x) {
-                x0 = x0.min(x);
-                z0 = z0.min(z);
-                x1 = x1.max(x + 1);
-                z1 = z1.max(z + 1);
-            }
-        }
-    }
-    if x1 == 0 {
-        Rect::EMPTY
-    } else {
-        Rect::new(x0, z0, x1, z1)
-    }
 }
 
 /// Calls `f` with the index of every sample of `rect` (row-major) on a `w`-column grid.

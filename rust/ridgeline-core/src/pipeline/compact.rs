@@ -1,6 +1,7 @@
 //! Compaction (consecutive stamps with identical settings share one entry) and the
 //! keep-or-clear decision when a terrain's grid changes under existing edits.
 
+use super::sculpted_flow::same_bits;
 use super::session::EditSession;
 use crate::edit::MaskLoader;
 use crate::edit::stroke::{List, ParseContext, Stroke};
@@ -104,7 +105,6 @@ pub fn verify_equivalent(
 ) -> Result<()> {
     let sa = EditSession::new(a.clone(), base.clone(), masks.clone())?;
     let sb = EditSession::new(b.clone(), base.clone(), masks)?;
-    let same_bits = |x: &[f32], y: &[f32]| x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits());
     if !same_bits(sa.field().heights(), sb.field().heights()) {
         return Err(Error::invalid(
             "compact",

@@ -15,6 +15,7 @@
 //! cooked payload's session (the payload stores the offset) all go through [`sculpted_flow`]
 //! with the same surface and offset, so they agree bit for bit.
 
+use crate::edit::rect::Rect;
 use crate::grid::{Field, Grid};
 use crate::hydrology::Drainage;
 use std::sync::Arc;
@@ -52,19 +53,8 @@ pub fn differing_bounds(a: &[f32], b: &[f32], width: usize) -> Option<[usize; 4]
     if width == 0 || a.len() != b.len() {
         return None;
     }
-    let mut r = [usize::MAX, usize::MAX, 0, 0];
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        if x.to_bits() != y.to_bits() {
-            let (sx, sz) = (i % width, i / width);
-            r = [
-                r[0].min(sx),
-                r[1].min(sz),
-                r[2].max(sx + 1),
-                r[3].max(sz + 1),
-            ];
-        }
-    }
-    (r[2] > 0).then_some(r)
+    let r = Rect::bounding(width, a.len() / width, |i| a[i].to_bits() != b[i].to_bits());
+    (!r.is_empty()).then_some([r.x0, r.z0, r.x1, r.z1])
 }
 
 #[cfg(test)]
