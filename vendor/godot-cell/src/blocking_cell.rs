@@ -7,8 +7,11 @@
 
 use std::error::Error;
 use std::pin::Pin;
-use std::sync::{Condvar, Mutex, MutexGuard};
 use std::thread;
+use std::time::Duration;
+
+use spin::mutex::{SpinMutex, SpinMutexGuard};
+use spin::relax::Yield;
 
 use crate::blocking_guards::{InaccessibleGuardBlocking, MutGuardBlocking, RefGuardBlocking};
 use crate::cell::GdCellInner;
@@ -23,18 +26,26 @@ use crate::cell::GdCellInner;
 /// See [`panicking::GdCell`](crate::panicking::GdCell) for more details on the base concept of this type.
 pub struct GdCellBlocking<T> {
     inner: Pin<Box<GdCellInner<T>>>,
-    thread_tracker: Mutex<ThreadTracker>,
-    immut_condition: Condvar,
-    mut_condition: Condvar,
+    thread_tracker: TrackerLock,
 }
+
+/// The lock around a cell's [`ThreadTracker`] (Ridgeline patch: a spin lock whose release is a
+/// plain store, instead of `std::sync::Mutex`, whose release is an atomic exchange, plus two
+/// condition variables; a borrow and its release each take this lock once, so on the
+/// uncontended path — every GDScript call into an extension object — two atomic
+/// read-modify-writes go. It is held only for the tracker's bookkeeping, never while user code
+/// runs; a contending thread yields. Threads that must wait for another thread's borrow poll
+/// (see [`GdCellBlocking::wait_while`]) instead of sleeping on a condition variable.)
+pub(crate) type TrackerLock = SpinMutex<ThreadTracker, Yield>;
+
+/// A held [`TrackerLock`].
+pub(crate) type TrackerGuard<'a> = SpinMutexGuard<'a, ThreadTracker, Yield>;
 
 impl<T> GdCellBlocking<T> {
     pub fn new(value: T) -> Self {
         Self {
             inner: GdCellInner::new(value),
-            thread_tracker: Mutex::default(),
-            immut_condition: Condvar::new(),
-            mut_condition: Condvar::new(),
+            thread_tracker: TrackerLock::new(ThreadTracker::default()),
         }
     }
 
@@ -44,7 +55,7 @@ impl<T> GdCellBlocking<T> {
     ///
     /// Blocks if another thread currently holds a mutable reference.
     pub fn borrow(&self) -> Result<RefGuardBlocking<'_, T>, Box<dyn Error>> {
-        let mut tracker_guard = self.thread_tracker.lock().unwrap();
+        let mut tracker_guard = self.thread_tracker.lock();
 
         if self.inner.as_ref().is_currently_mutably_bound()
             && !tracker_guard.current_thread_has_mut_ref()
@@ -74,11 +85,7 @@ impl<T> GdCellBlocking<T> {
             tracker_guard.claim_mut_ref();
         }
 
-        Ok(RefGuardBlocking::new(
-            inner_guard,
-            &self.mut_condition,
-            &self.thread_tracker,
-        ))
+        Ok(RefGuardBlocking::new(inner_guard, &self.thread_tracker))
     }
 
     /// Returns a new mutable reference to the contents of the cell.
@@ -88,7 +95,7 @@ impl<T> GdCellBlocking<T> {
     /// Blocks if another thread currently holds a mutable reference, or if another thread holds immutable references but the current thread
     /// doesn't.
     pub fn borrow_mut(&self) -> Result<MutGuardBlocking<'_, T>, Box<dyn Error>> {
-        let mut tracker_guard = self.thread_tracker.lock().unwrap();
+        let mut tracker_guard = self.thread_tracker.lock();
 
         if self.inner.as_ref().is_currently_bound()
             && tracker_guard.current_thread_shared_count() == 0
@@ -102,12 +109,7 @@ impl<T> GdCellBlocking<T> {
 
         tracker_guard.claim_mut_ref();
 
-        Ok(MutGuardBlocking::new(
-            inner_guard,
-            &self.mut_condition,
-            &self.immut_condition,
-            &self.thread_tracker,
-        ))
+        Ok(MutGuardBlocking::new(inner_guard, &self.thread_tracker))
     }
 
     /// Make the current mutable borrow inaccessible, thus freeing the value up to be reborrowed again.
@@ -123,7 +125,7 @@ impl<T> GdCellBlocking<T> {
     where
         'cell: 'val,
     {
-        let _tracker_guard = self.thread_tracker.lock().unwrap();
+        let _tracker_guard = self.thread_tracker.lock();
         let inner = self.inner.as_ref().make_inaccessible(current_ref)?;
         let inaccessible = InaccessibleGuardBlocking::new(inner, &self.thread_tracker);
         Ok(inaccessible)
@@ -143,33 +145,35 @@ impl<T> GdCellBlocking<T> {
     }
 
     /// Blocks the current thread until all mutable and shared references have been dropped.
-    fn block_mut<'a>(
-        &self,
-        mut tracker_guard: MutexGuard<'a, ThreadTracker>,
-    ) -> MutexGuard<'a, ThreadTracker> {
-        while self.inner.as_ref().is_currently_bound() {
-            // Ridgeline patch: count the waiter (under the tracker mutex), so releases notify
-            // only when somebody waits.
-            tracker_guard.mut_waiters += 1;
-            tracker_guard = self.mut_condition.wait(tracker_guard).unwrap();
-            tracker_guard.mut_waiters -= 1;
-        }
-
-        tracker_guard
+    fn block_mut<'a>(&'a self, tracker_guard: TrackerGuard<'a>) -> TrackerGuard<'a> {
+        self.wait_while(tracker_guard, |inner| inner.is_currently_bound())
     }
 
     /// Blocks the current thread until all mutable references have been dropped.
-    fn block_immut<'a>(
-        &self,
-        mut tracker_guard: MutexGuard<'a, ThreadTracker>,
-    ) -> MutexGuard<'a, ThreadTracker> {
-        while self.inner.as_ref().is_currently_mutably_bound() {
-            // Ridgeline patch: see `block_mut`.
-            tracker_guard.immut_waiters += 1;
-            tracker_guard = self.immut_condition.wait(tracker_guard).unwrap();
-            tracker_guard.immut_waiters -= 1;
-        }
+    fn block_immut<'a>(&'a self, tracker_guard: TrackerGuard<'a>) -> TrackerGuard<'a> {
+        self.wait_while(tracker_guard, |inner| inner.is_currently_mutably_bound())
+    }
 
+    /// Releases the tracker lock and polls, re-taking it, until `busy` is false (Ridgeline
+    /// patch: replaces the condition-variable waits, so releasing a borrow never has to notify
+    /// anybody). Only a thread that needs a borrow another thread holds comes here; it yields
+    /// at first and then sleeps in short steps, so a long borrow costs it little CPU.
+    fn wait_while<'a>(
+        &'a self,
+        mut tracker_guard: TrackerGuard<'a>,
+        busy: impl Fn(Pin<&GdCellInner<T>>) -> bool,
+    ) -> TrackerGuard<'a> {
+        let mut rounds = 0u32;
+        while busy(self.inner.as_ref()) {
+            drop(tracker_guard);
+            if rounds < 64 {
+                thread::yield_now();
+            } else {
+                thread::sleep(Duration::from_micros(50));
+            }
+            rounds = rounds.saturating_add(1);
+            tracker_guard = self.thread_tracker.lock();
+        }
         tracker_guard
     }
 }
@@ -189,12 +193,6 @@ pub(crate) struct ThreadTracker {
     /// Shared reference counts per thread (Ridgeline patch: a short list instead of a hash map;
     /// it holds one entry per thread that currently holds shared references, usually one).
     shared_counts: Vec<(thread::ThreadId, usize)>,
-
-    /// Threads blocked in `block_mut` (Ridgeline patch).
-    pub(crate) mut_waiters: usize,
-
-    /// Threads blocked in `block_immut` (Ridgeline patch).
-    pub(crate) immut_waiters: usize,
 }
 
 impl Default for ThreadTracker {
@@ -202,8 +200,6 @@ impl Default for ThreadTracker {
         Self {
             mut_thread: current_thread_id(),
             shared_counts: Vec::new(),
-            mut_waiters: 0,
-            immut_waiters: 0,
         }
     }
 }

@@ -7,9 +7,7 @@
 
 use std::mem::ManuallyDrop;
 use std::ops::{Deref, DerefMut};
-use std::sync::{Condvar, Mutex};
-
-use crate::blocking_cell::ThreadTracker;
+use crate::blocking_cell::TrackerLock;
 use crate::guards::{MutGuard, RefGuard};
 use crate::panicking::InaccessibleGuard;
 
@@ -19,19 +17,13 @@ use crate::panicking::InaccessibleGuard;
 #[derive(Debug)]
 pub struct RefGuardBlocking<'a, T> {
     inner: ManuallyDrop<RefGuard<'a, T>>,
-    mut_condition: &'a Condvar,
-    state: &'a Mutex<ThreadTracker>,
+    state: &'a TrackerLock,
 }
 
 impl<'a, T> RefGuardBlocking<'a, T> {
-    pub(crate) fn new(
-        inner: RefGuard<'a, T>,
-        mut_condition: &'a Condvar,
-        state: &'a Mutex<ThreadTracker>,
-    ) -> Self {
+    pub(crate) fn new(inner: RefGuard<'a, T>, state: &'a TrackerLock) -> Self {
         Self {
             inner: ManuallyDrop::new(inner),
-            mut_condition,
             state,
         }
     }
@@ -47,18 +39,14 @@ impl<'a, T> Deref for RefGuardBlocking<'a, T> {
 
 impl<T> Drop for RefGuardBlocking<'_, T> {
     fn drop(&mut self) {
-        let mut state_lock = self.state.lock().unwrap();
+        let mut state_lock = self.state.lock();
 
         state_lock.decrement_current_thread_shared_count();
 
         // SAFETY: guard is dropped exactly once, here, while state is guarded by `_tracker_guard` preventing access from any other thread.
         unsafe { ManuallyDrop::drop(&mut self.inner) };
 
-        // Ridgeline patch: a condition-variable notify is a system call; skip it when nobody
-        // waits (waiters register under the same mutex, so no wake-up is lost).
-        if state_lock.mut_waiters > 0 {
-            self.mut_condition.notify_one();
-        }
+        // Ridgeline patch: no notify; waiting threads poll (`GdCellBlocking::wait_while`).
         drop(state_lock);
     }
 }
@@ -69,22 +57,13 @@ impl<T> Drop for RefGuardBlocking<'_, T> {
 #[derive(Debug)]
 pub struct MutGuardBlocking<'a, T> {
     inner: ManuallyDrop<MutGuard<'a, T>>,
-    mut_condition: &'a Condvar,
-    immut_condition: &'a Condvar,
-    state: &'a Mutex<ThreadTracker>,
+    state: &'a TrackerLock,
 }
 
 impl<'a, T> MutGuardBlocking<'a, T> {
-    pub(crate) fn new(
-        inner: MutGuard<'a, T>,
-        mut_condition: &'a Condvar,
-        immut_condition: &'a Condvar,
-        state: &'a Mutex<ThreadTracker>,
-    ) -> Self {
+    pub(crate) fn new(inner: MutGuard<'a, T>, state: &'a TrackerLock) -> Self {
         Self {
             inner: ManuallyDrop::new(inner),
-            immut_condition,
-            mut_condition,
             state,
         }
     }
@@ -94,33 +73,26 @@ impl<'a, T> Deref for MutGuardBlocking<'a, T> {
     type Target = <MutGuard<'a, T> as Deref>::Target;
 
     fn deref(&self) -> &Self::Target {
-        let _tracker_guard = self.state.lock().unwrap();
+        let _tracker_guard = self.state.lock();
         self.inner.deref().deref()
     }
 }
 
 impl<T> DerefMut for MutGuardBlocking<'_, T> {
     fn deref_mut(&mut self) -> &mut Self::Target {
-        let _tracker_guard = self.state.lock().unwrap();
+        let _tracker_guard = self.state.lock();
         self.inner.deref_mut().deref_mut()
     }
 }
 
 impl<T> Drop for MutGuardBlocking<'_, T> {
     fn drop(&mut self) {
-        let tracker_guard = self.state.lock().unwrap();
+        let tracker_guard = self.state.lock();
 
         // SAFETY: guard is dropped exactly once, here, while state is guarded by `_tracker_guard` preventing access from any other thread.
         unsafe { ManuallyDrop::drop(&mut self.inner) };
 
-        // Ridgeline patch: notify only when somebody waits (as `RefGuardBlocking::drop`;
-        // waiters register under the mutex held here, so no wake-up is lost).
-        if tracker_guard.mut_waiters > 0 {
-            self.mut_condition.notify_one();
-        }
-        if tracker_guard.immut_waiters > 0 {
-            self.immut_condition.notify_all();
-        }
+        // Ridgeline patch: no notify; waiting threads poll (`GdCellBlocking::wait_while`).
         drop(tracker_guard);
     }
 }
@@ -131,11 +103,11 @@ impl<T> Drop for MutGuardBlocking<'_, T> {
 #[derive(Debug)]
 pub struct InaccessibleGuardBlocking<'a, T> {
     inner: ManuallyDrop<InaccessibleGuard<'a, T>>,
-    state: &'a Mutex<ThreadTracker>,
+    state: &'a TrackerLock,
 }
 
 impl<'a, T> InaccessibleGuardBlocking<'a, T> {
-    pub(crate) fn new(inner: InaccessibleGuard<'a, T>, state: &'a Mutex<ThreadTracker>) -> Self {
+    pub(crate) fn new(inner: InaccessibleGuard<'a, T>, state: &'a TrackerLock) -> Self {
         Self {
             inner: ManuallyDrop::new(inner),
             state,
@@ -149,8 +121,7 @@ impl<'a, T> InaccessibleGuardBlocking<'a, T> {
     ///
     /// See [`panicking::InaccessibleGuard::try_drop`](crate::panicking::InaccessibleGuard::try_drop) for more details.
     pub fn try_drop(self) -> Result<(), Self> {
-        // Intentional: `lock()` is not unwrapped, and the check is not atomic with the drop. Worst case is a poisoned cell,
-        // which is acceptable here (see doc above); do not harden.
+        // Intentional: the check is not atomic with the drop (see doc above); do not harden.
         let can_drop = {
             let _tracker_guard = self.state.lock();
             self.inner.can_drop()
@@ -162,7 +133,7 @@ impl<'a, T> InaccessibleGuardBlocking<'a, T> {
 
 impl<T> Drop for InaccessibleGuardBlocking<'_, T> {
     fn drop(&mut self) {
-        let _tracker_guard = self.state.lock().unwrap();
+        let _tracker_guard = self.state.lock();
         unsafe { ManuallyDrop::drop(&mut self.inner) };
         drop(_tracker_guard)
     }
