@@ -16,6 +16,7 @@
 mod chunk_vertices;
 pub mod control_map;
 pub mod layer_texels;
+pub mod near_chunks;
 pub mod vertex_update;
 
 use chunk_vertices::{Tail, TailLayout, chunk_aabb, height_span, lod_steps, push_grid_row};

@@ -1,14 +1,16 @@
 //! Render instances and physics bodies of a terrain's chunks, owned through RenderingServer and
-//! PhysicsServer3D (never nodes in the scene tree, never saved).
+//! PhysicsServer3D (never nodes in the scene tree, never saved). The bodies are
+//! [`super::chunk_collision`]'s.
 
+use super::chunk_collision::ChunkBodies;
 use super::chunk_data::ChunkData;
 use super::chunk_upload::VertexLayout;
-use godot::classes::physics_server_3d::{BodyMode, BodyState};
+use godot::classes::RenderingServer;
 use godot::classes::rendering_server::{ArrayFormat, ArrayType, PrimitiveType};
-use godot::classes::{PhysicsServer3D, RenderingServer};
 use godot::obj::EngineBitfield;
 use godot::prelude::*;
 use ridgeline_core::Heightfield;
+use ridgeline_core::mesh::near_chunks::CollisionMode;
 use ridgeline_core::mesh::vertex_update::ChunkVertexUpdate;
 use ridgeline_core::mesh::{ChunkCollision, ChunkMesh};
 
@@ -38,13 +40,8 @@ pub struct ChunkResources {
     material: Option<Rid>,
     meshes: Vec<Rid>,
     instances: Vec<(Rid, Transform3D)>,
-    bodies: Vec<Rid>,
-    shapes: Vec<Rid>,
-    /// Whether each chunk's shape is a height map (else a concave trimesh: partial chunks and
-    /// chunks with holes).
-    height_maps: Vec<bool>,
-    /// Grid spacing (shape transforms).
-    spacing: [f32; 2],
+    /// The chunks' physics bodies.
+    collision: ChunkBodies,
     /// Vertex count of each chunk's mesh (its byte layout depends on it).
     vertex_counts: Vec<usize>,
     /// The surface format the server gave the chunk meshes (read back once).
@@ -59,23 +56,21 @@ fn chunk_offset(m: &ChunkMesh) -> Transform3D {
 }
 
 impl ChunkResources {
-    /// Creates every chunk's mesh, instance, body and shape for `field`; the meshes use
-    /// `material`.
+    /// Creates every chunk's mesh and instance for `field`, and the bodies and shapes
+    /// `collision` (resolved: full or near bodies) asks for; the meshes use `material`.
     pub fn build(
         field: &Heightfield,
         chunks: &ChunkData,
         place: &Placement,
         material: Rid,
+        collision: CollisionMode,
     ) -> Self {
         let mut rs = RenderingServer::singleton();
         let mut out = ChunkResources {
             material: Some(material),
             meshes: Vec::new(),
             instances: Vec::new(),
-            bodies: Vec::new(),
-            shapes: Vec::new(),
-            height_maps: Vec::new(),
-            spacing: field.grid().spacing(),
+            collision: ChunkBodies::default(),
             vertex_counts: Vec::new(),
             format: None,
             stale_lods: Vec::new(),
@@ -96,26 +91,7 @@ impl ChunkResources {
             let bits = surface.get("format")?.try_to::<i64>().ok()?;
             ArrayFormat::try_from_ord(bits as u64)
         });
-        let mut ps = PhysicsServer3D::singleton();
-        let grid = *field.grid();
-        let [dx, dz] = grid.spacing();
-        for (m, col) in chunks.meshes.iter().zip(&chunks.collisions) {
-            let body = ps.body_create();
-            ps.body_set_mode(body, BodyMode::STATIC);
-            let (shape, shape_xform) = create_shape(m, col, [dx, dz]);
-            ps.body_add_shape_ex(body, shape)
-                .transform(shape_xform)
-                .done();
-            ps.body_set_collision_layer(body, place.collision.0);
-            ps.body_set_collision_mask(body, place.collision.1);
-            ps.body_attach_object_instance_id(body, place.owner_id as u64);
-            ps.body_set_state(body, BodyState::TRANSFORM, &place.transform.to_variant());
-            ps.body_set_space(body, place.space);
-            out.bodies.push(body);
-            out.shapes.push(shape);
-            out.height_maps
-                .push(matches!(col, ChunkCollision::HeightMap { .. }));
-        }
+        out.collision = ChunkBodies::build(field, &chunks.collisions, place, collision);
         out
     }
 
@@ -138,26 +114,7 @@ impl ChunkResources {
             *n = mesh.positions.len();
         }
         self.stale_lods.retain(|&i| i != index);
-        let height_map = matches!(collision, ChunkCollision::HeightMap { .. });
-        if let (Some(&shape), Some(&body), Some(&was)) = (
-            self.shapes.get(index),
-            self.bodies.get(index),
-            self.height_maps.get(index),
-        ) {
-            if was == height_map {
-                set_shape_data(shape, collision);
-            } else {
-                // A hole cut into (or filled in) the chunk changes its shape kind: a height map
-                // cannot leave out single cells, a trimesh can.
-                let mut ps = PhysicsServer3D::singleton();
-                let (new, xform) = create_shape(mesh, collision, self.spacing);
-                ps.body_set_shape(body, 0, new);
-                ps.body_set_shape_transform(body, 0, xform);
-                ps.free_rid(shape);
-                self.shapes[index] = new;
-                self.height_maps[index] = height_map;
-            }
-        }
+        self.collision.update(index, collision);
     }
 
     /// Writes a height edit's vertex update into chunk `index`'s mesh in place and replaces its
@@ -182,11 +139,8 @@ impl ChunkResources {
         ) else {
             return false;
         };
-        if let Some(col) = collision {
-            let height_map = matches!(col, ChunkCollision::HeightMap { .. });
-            if self.height_maps.get(index) != Some(&height_map) {
-                return false;
-            }
+        if collision.is_some_and(|col| !self.collision.same_kind(index, col)) {
+            return false;
         }
         let writes = match encoded {
             Some(w) => w,
@@ -204,8 +158,8 @@ impl ChunkResources {
             rs.mesh_surface_update_vertex_region(mesh, 0, *offset as i32, &bytes);
         }
         rs.mesh_set_custom_aabb(mesh, aabb_of(&update.aabb));
-        if let (Some(&shape), Some(col)) = (self.shapes.get(index), collision) {
-            set_shape_data(shape, col);
+        if let Some(col) = collision {
+            self.collision.update(index, col);
         }
         if !self.stale_lods.contains(&index) {
             self.stale_lods.push(index);
@@ -230,15 +184,12 @@ impl ChunkResources {
     }
 
     /// Moves every instance and body with the node.
-    pub fn set_transform(&self, transform: Transform3D) {
+    pub fn set_transform(&mut self, transform: Transform3D) {
         let mut rs = RenderingServer::singleton();
         for (inst, local) in &self.instances {
             rs.instance_set_transform(*inst, transform * *local);
         }
-        let mut ps = PhysicsServer3D::singleton();
-        for body in &self.bodies {
-            ps.body_set_state(*body, BodyState::TRANSFORM, &transform.to_variant());
-        }
+        self.collision.set_transform(transform);
     }
 
     /// Applies a new LOD bias to every instance.
@@ -258,12 +209,18 @@ impl ChunkResources {
     }
 
     /// Updates collision layer and mask.
-    pub fn set_collision(&self, layer: u32, mask: u32) {
-        let mut ps = PhysicsServer3D::singleton();
-        for body in &self.bodies {
-            ps.body_set_collision_layer(*body, layer);
-            ps.body_set_collision_mask(*body, mask);
-        }
+    pub fn set_collision(&mut self, layer: u32, mask: u32) {
+        self.collision.set_collision(layer, mask);
+    }
+
+    /// The chunks' physics bodies.
+    pub fn bodies(&self) -> &ChunkBodies {
+        &self.collision
+    }
+
+    /// The chunks' physics bodies, to retarget near-bodies collision.
+    pub fn bodies_mut(&mut self) -> &mut ChunkBodies {
+        &mut self.collision
     }
 
     /// Number of chunk instances.
@@ -274,7 +231,8 @@ impl ChunkResources {
     /// Frees every RID.
     pub fn free(&mut self) {
         self.material = None;
-        if self.instances.is_empty() && self.bodies.is_empty() {
+        self.collision.free();
+        if self.instances.is_empty() {
             return;
         }
         self.stale_lods.clear();
@@ -285,13 +243,6 @@ impl ChunkResources {
         }
         for mesh in self.meshes.drain(..) {
             rs.free_rid(mesh);
-        }
-        let mut ps = PhysicsServer3D::singleton();
-        for body in self.bodies.drain(..) {
-            ps.free_rid(body);
-        }
-        for shape in self.shapes.drain(..) {
-            ps.free_rid(shape);
         }
     }
 }
@@ -325,65 +276,6 @@ fn aabb_of([lo, hi]: &[[f32; 3]; 2]) -> Aabb {
         Vector3::new(lo[0], lo[1], lo[2]),
         Vector3::new(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]),
     )
-}
-
-/// A physics shape for a chunk's collision and its transform relative to the terrain.
-fn create_shape(m: &ChunkMesh, col: &ChunkCollision, spacing: [f32; 2]) -> (Rid, Transform3D) {
-    let mut ps = PhysicsServer3D::singleton();
-    let [dx, dz] = spacing;
-    match col {
-        ChunkCollision::HeightMap { samples, .. } => {
-            let shape = ps.heightmap_shape_create();
-            set_shape_data(shape, col);
-            // HeightMapShape3D is centred on its grid with one unit per sample.
-            let cells = (*samples - 1) as f32;
-            let xform = Transform3D::new(
-                Basis::from_scale(Vector3::new(dx, 1.0, dz)),
-                Vector3::new(
-                    m.origin[0] + cells * dx * 0.5,
-                    0.0,
-                    m.origin[1] + cells * dz * 0.5,
-                ),
-            );
-            (shape, xform)
-        }
-        ChunkCollision::Triangles { .. } => {
-            let shape = ps.concave_polygon_shape_create();
-            set_shape_data(shape, col);
-            (shape, chunk_offset(m))
-        }
-    }
-}
-
-/// Writes collision data into an existing shape of the matching kind.
-fn set_shape_data(shape: Rid, col: &ChunkCollision) {
-    let mut ps = PhysicsServer3D::singleton();
-    let mut data = VarDictionary::new();
-    match col {
-        ChunkCollision::HeightMap { samples, heights } => {
-            let (hmin, hmax) = heights
-                .iter()
-                .fold((f32::INFINITY, f32::NEG_INFINITY), |(a, b), &h| {
-                    (a.min(h), b.max(h))
-                });
-            data.set("width", *samples as i64);
-            data.set("depth", *samples as i64);
-            data.set(
-                "heights",
-                &PackedFloat32Array::from(heights.as_slice()).to_variant(),
-            );
-            data.set("min_height", hmin);
-            data.set("max_height", hmax);
-        }
-        ChunkCollision::Triangles { vertices } => {
-            let faces = PackedVector3Array::from_iter(
-                vertices.iter().map(|v| Vector3::new(v[0], v[1], v[2])),
-            );
-            data.set("faces", &faces.to_variant());
-            data.set("backface_collision", true);
-        }
-    }
-    ps.shape_set_data(shape, &data.to_variant());
 }
 
 /// The arrays of `m`'s full-detail surface, as the server receives them.

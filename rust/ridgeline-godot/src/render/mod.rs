@@ -3,6 +3,7 @@
 //! `TerrainWaterSurface` node, the one node here, with its underwater pass). Everything else owns RIDs and frees them itself;
 //! it knows nothing of the node that places it.
 
+pub mod chunk_collision;
 pub mod chunk_data;
 pub mod chunk_upload;
 pub mod chunks;

@@ -89,7 +89,11 @@ impl Terrain3D {
             old.cancel();
         }
         self.masks = Some(masks);
-        self.job = Some(GenerationJob::start(source, self.cache.clone()));
+        self.job = Some(GenerationJob::start(
+            source,
+            self.cache.clone(),
+            self.collision_mode.core(),
+        ));
         // The draft's surface is not the source's: the next generation starts afresh from the
         // source, and the asset revision shown is unknown until then.
         self.source_replaced = true;

@@ -115,7 +115,11 @@ impl Terrain3D {
             old.cancel();
         }
         self.masks = Some(masks);
-        self.job = Some(GenerationJob::start(source, self.cache.clone()));
+        self.job = Some(GenerationJob::start(
+            source,
+            self.cache.clone(),
+            self.collision_mode.core(),
+        ));
         self.asset_generation_started();
         self.want_process();
         Ok(())

@@ -6,6 +6,7 @@ use crate::convert::panic_guard;
 use crate::render::chunk_data::ChunkData;
 use ridgeline_core::edit::MaskLoader;
 use ridgeline_core::graph::eval::{GraphCache, NodeReport};
+use ridgeline_core::mesh::near_chunks::CollisionMode;
 use ridgeline_core::nodes::Quality;
 use ridgeline_core::pipeline::{DevCache, EditSession, PreparedTerrain};
 use ridgeline_core::recipe::Recipe;
@@ -96,8 +97,9 @@ pub struct GenerationJob {
 
 impl GenerationJob {
     /// Starts generating `recipe` on a new thread. `cache` is moved into the job and handed
-    /// back through `cache_out` when it finishes.
-    pub fn start(source: Source, cache: Arc<Mutex<GraphCache>>) -> Self {
+    /// back through `cache_out` when it finishes. Chunk collision is built for every chunk
+    /// only when `collision` resolves to full collision for the surface's size.
+    pub fn start(source: Source, cache: Arc<Mutex<GraphCache>>, collision: CollisionMode) -> Self {
         let cancel = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(Mutex::new((0.0f32, String::from("starting"), true)));
         let (tx, rx) = channel();
@@ -108,9 +110,14 @@ impl GenerationJob {
             let result = panic_guard::catch(|| match &source {
                 Source::Recipe(recipe, dev, masks, quality) => {
                     let at = (dev.as_ref(), *quality);
-                    prepare(recipe, at, masks.clone(), &cache, &p, &c)
+                    prepare(recipe, at, masks.clone(), &cache, (&p, &c), collision)
                 }
-                Source::Cooked(cooked) => Ok(build(cooked.as_ref().clone(), "cooked payload", &p)),
+                Source::Cooked(cooked) => Ok(build(
+                    cooked.as_ref().clone(),
+                    "cooked payload",
+                    &p,
+                    collision,
+                )),
             })
             .unwrap_or_else(|e| Err(format!("Terrain3D: generation failed: {e}")));
             let _ = tx.send(result);
@@ -159,8 +166,8 @@ fn prepare(
     (dev, quality): (Option<&DevCache>, Quality),
     masks: Option<MaskLoader>,
     cache: &Mutex<GraphCache>,
-    progress: &Mutex<(f32, String, bool)>,
-    cancel: &AtomicBool,
+    (progress, cancel): (&Mutex<(f32, String, bool)>, &AtomicBool),
+    collision: CollisionMode,
 ) -> Result<Finished, String> {
     let report = |f: f32, stage: &str| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
@@ -188,7 +195,7 @@ fn prepare(
     } else {
         "generated"
     };
-    let mut out = build(done.prepared, origin, progress);
+    let mut out = build(done.prepared, origin, progress, collision);
     out.0.warnings = done
         .warning
         .map(|e| format!("Terrain3D: development cache not written: {e}"))
@@ -208,6 +215,7 @@ fn build(
     prepared: PreparedTerrain,
     origin: &'static str,
     progress: &Mutex<(f32, String, bool)>,
+    collision: CollisionMode,
 ) -> Finished {
     let report = |f: f32, stage: &str| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
@@ -233,7 +241,7 @@ fn build(
         layers: scatter_source.paint.clone(),
         classified: scatter_source.classified.clone(),
     });
-    let chunks = ChunkData::build(&field);
+    let chunks = ChunkData::build(&field, collision);
     report(1.0, "done");
     let prepared = Prepared {
         field: Arc::new(field),

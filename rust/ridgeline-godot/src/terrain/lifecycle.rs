@@ -12,6 +12,7 @@ use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use ridgeline_core::graph::eval::GraphCache;
+use ridgeline_core::mesh::near_chunks::CollisionMode;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
@@ -28,6 +29,9 @@ impl INode3D for Terrain3D {
             overlay: super::overlay::Overlay::None,
             collision_layer: 1,
             collision_mask: 1,
+            collision_mode: super::collision::CollisionMode::Auto,
+            collision_radius: 96.0,
+            near_bodies: Default::default(),
             terrain_id: GString::new(),
             use_generation_cache: true,
             scatter_exclusions: PackedStringArray::new(),
@@ -89,12 +93,14 @@ impl INode3D for Terrain3D {
                 registry::register(self.to_gd(), &self.view);
             }
             Node3DNotification::EXIT_TREE => {
+                self.stop_following_bodies();
                 self.view.xform.reconsider(&self.base());
                 self.view.forget_placement_id();
                 registry::unregister(self.base().instance_id());
             }
             Node3DNotification::ENTER_WORLD => self.rebuild_resources(),
             Node3DNotification::EXIT_WORLD => {
+                self.stop_following_bodies();
                 self.chunks.free();
                 self.free_water();
             }
@@ -137,14 +143,20 @@ impl Terrain3D {
         let (Some(prepared), Some(place)) = (self.prepared().clone(), self.placement()) else {
             return;
         };
-        let chunks = self
+        let mode = self.resolved_collision_mode(prepared.field.grid());
+        let mut chunks = self
             .pending_chunks
             .take()
-            .unwrap_or_else(|| ChunkData::build(&prepared.field));
+            .unwrap_or_else(|| ChunkData::build(&prepared.field, mode));
+        if mode == CollisionMode::Full && chunks.collisions.len() != chunks.meshes.len() {
+            // The mode changed to full since the job built the chunks without collision.
+            chunks.build_collisions(&prepared.field);
+        }
         self.refresh_materials();
         let material = self.materials.surface.rid();
-        self.chunks = ChunkResources::build(&prepared.field, &chunks, &place, material);
+        self.chunks = ChunkResources::build(&prepared.field, &chunks, &place, material, mode);
         self.resource_builds += 1;
+        self.follow_bodies();
         self.water = WaterSurfaces::build(&prepared.field, &prepared.water);
         self.attach_water();
     }

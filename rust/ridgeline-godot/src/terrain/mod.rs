@@ -101,6 +101,20 @@ pub struct Terrain3D {
     #[export(flags_3d_physics)]
     #[var(set)]
     collision_mask: u32,
+    /// How the collision is kept: every chunk's shape, or only the chunks near moving bodies
+    /// (large maps; see [enum CollisionMode]). [constant COLLISION_AUTO] (default) keeps every
+    /// chunk up to 2049 × 2049 samples. Changing it rebuilds the collision.
+    #[export]
+    #[var(set)]
+    collision_mode: collision::CollisionMode,
+    /// Near-bodies collision: chunks whose rectangle lies within this distance (metres,
+    /// terrain-local X/Z) of a moving body get their shape; they are released once every body
+    /// is one chunk farther. Default 96. Invalid values are refused with an error.
+    #[export(range = (0.0, 1000.0, 1.0, or_greater, suffix = "m"))]
+    #[var(set)]
+    collision_radius: f32,
+    /// The moving bodies near-bodies collision follows (see [`collision`]).
+    near_bodies: collision::NearBodies,
     /// Stable id of this placement for water queries and trackers
     /// ([method TerrainWater.sample]'s `terrain_id`); empty uses the node's path.
     #[export]
@@ -340,6 +354,32 @@ impl Terrain3D {
             .set_collision(self.collision_layer, self.collision_mask);
     }
 
+    /// Sets [member collision_mode]; the terrain's collision is rebuilt in the new mode.
+    #[func]
+    pub fn set_collision_mode(&mut self, mode: collision::CollisionMode) {
+        if self.collision_mode == mode {
+            return;
+        }
+        self.collision_mode = mode;
+        if self.chunks.instance_count() > 0 {
+            self.rebuild_resources();
+        }
+    }
+
+    /// Sets [member collision_radius]; refuses negative or non-finite values (keeping the old
+    /// one).
+    #[func]
+    pub fn set_collision_radius(&mut self, radius: f32) {
+        if !radius.is_finite() || radius < 0.0 {
+            godot_error!(
+                "Terrain3D.collision_radius must be finite and ≥ 0, got {radius}; keeping {}",
+                self.collision_radius
+            );
+            return;
+        }
+        self.collision_radius = radius;
+    }
+
     /// Sets [member collision_mask].
     #[func]
     pub fn set_collision_mask(&mut self, mask: u32) {
@@ -424,6 +464,7 @@ mod bounds;
 mod cells;
 mod change_signal;
 mod chunk_refresh;
+pub mod collision;
 mod draft_generation;
 mod edit_session;
 mod editing;
