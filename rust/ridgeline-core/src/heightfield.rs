@@ -159,6 +159,12 @@ impl Heightfield {
     pub fn vertex_normal(&self, x: usize, z: usize) -> Vec3 {
         decode_octahedral(self.normals[self.grid.index(x, z)])
     }
+    /// Sample (x, z)'s smooth normal as stored: octahedral, two `i16` (what
+    /// [`Self::vertex_normal`] decodes; the GPU path's normal texels carry it as is).
+    #[inline]
+    pub fn octahedral_normal(&self, x: usize, z: usize) -> [i16; 2] {
+        self.normals[self.grid.index(x, z)]
+    }
     /// Lowest and highest height of the whole field.
     pub fn height_range(&self) -> [f32; 2] {
         [self.min_height, self.max_height]

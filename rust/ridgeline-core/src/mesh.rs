@@ -17,6 +17,7 @@ mod chunk_vertices;
 pub mod control_map;
 pub mod layer_texels;
 pub mod near_chunks;
+pub mod patch;
 pub mod vertex_update;
 
 use chunk_vertices::{Tail, TailLayout, chunk_aabb, height_span, lod_steps, push_grid_row};
@@ -280,13 +281,13 @@ pub fn build_chunk(field: &Heightfield, cx: u32, cz: u32) -> ChunkMesh {
 pub(crate) type Edge = (Vec<(u32, u32)>, [f32; 3]);
 
 #[inline]
-fn push_cell(out: &mut Vec<u32>, i00: u32, i10: u32, i01: u32, i11: u32) {
+pub(crate) fn push_cell(out: &mut Vec<u32>, i00: u32, i10: u32, i01: u32, i11: u32) {
     out.extend_from_slice(&[i00, i10, i01, i10, i11, i01]);
 }
 
 /// Pushes a triangle ordered so its front face (clockwise as seen by the viewer) faces
 /// `outward`.
-fn push_facing(out: &mut Vec<u32>, pos: &[[f32; 3]], tri: [u32; 3], outward: [f32; 3]) {
+pub(crate) fn push_facing(out: &mut Vec<u32>, pos: &[[f32; 3]], tri: [u32; 3], outward: [f32; 3]) {
     let p = |i: u32| glam::Vec3::from(pos[i as usize]);
     let n = (p(tri[1]) - p(tri[0])).cross(p(tri[2]) - p(tri[0]));
     // Front faces are clockwise: their (b-a)×(c-a) points away from the viewer.
@@ -333,7 +334,7 @@ fn coarse_height(h: [f32; 4], u: f32, v: f32) -> f32 {
 /// extremes sit at fine vertices. Non-square cells (only at a partial chunk's end) also check
 /// where the coarse diagonal crosses fine edges.
 #[allow(clippy::too_many_arguments)]
-fn coarse_cell_error(
+pub(crate) fn coarse_cell_error(
     field: &Heightfield,
     range: &ChunkRange,
     local_h: &impl Fn(u32, u32) -> f32,

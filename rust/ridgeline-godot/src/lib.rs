@@ -101,6 +101,7 @@ unsafe impl ExtensionLibrary for RidgelineExtension {
             class_enum::register::<terrain::layer_kind::LayerKind>();
             class_enum::register::<terrain::look::Look>();
             class_enum::register::<terrain::collision::CollisionMode>();
+            class_enum::register::<terrain::render_path::RenderPath>();
             class_enum::register::<terrain::overlay::Overlay>();
             class_enum::register::<resources::user_channel::UserChannelKind>();
             class_enum::register::<water::sample::WaterKind>();

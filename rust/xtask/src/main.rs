@@ -9,6 +9,7 @@ mod editor_tests;
 mod fuzz;
 mod godot;
 mod layering;
+mod patch_views;
 mod proc;
 mod project;
 mod role_views;
@@ -57,6 +58,7 @@ fn main() {
         Some("bench") => art::ensure().and_then(|_| bench::run(&args[1..])),
         Some("art") => art::run(&args[1..]),
         Some("water-views") => art::ensure().and_then(|_| test::water_views_verb()),
+        Some("patch-views") => art::ensure().and_then(|_| test::patch_views_verb()),
         Some("layering") => layering::run(&repo_root()).and_then(|ok| {
             if ok {
                 Ok(())

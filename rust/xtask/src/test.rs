@@ -5,8 +5,8 @@ use anyhow::Result;
 use std::time::Duration;
 
 mod render_checks;
-pub use render_checks::water_views_verb;
-use render_checks::{render_check, role_render_checks, water_render_checks};
+use render_checks::{patch_render_checks, render_check, role_render_checks, water_render_checks};
+pub use render_checks::{patch_views_verb, water_views_verb};
 
 /// Output fragments that fail a Godot run even when every test passed.
 const GODOT_FAILURE_MARKERS: &[(&str, &str)] = &[
@@ -138,6 +138,12 @@ pub fn run(args: &[String]) -> Result<()> {
                 .is_none_or(|f| f.contains("roles") || f.contains("render"))
             {
                 role_render_checks(&godot, &mut tally);
+            }
+            if filter
+                .as_deref()
+                .is_none_or(|f| f.contains("patch") || f.contains("render"))
+            {
+                patch_render_checks(&godot, &mut tally);
             }
         }
         Err(e) => tally.problem(format!("extension build failed: {e:#}")),

@@ -80,6 +80,11 @@ impl ChunkBodies {
         self.slots.iter().filter(|s| s.is_some()).count()
     }
 
+    /// Chunks of the terrain (with or without a body).
+    pub fn total(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Bodies waiting in the pool.
     pub fn pooled(&self) -> usize {
         self.pool.len()

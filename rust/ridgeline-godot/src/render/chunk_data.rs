@@ -15,10 +15,15 @@ pub struct ChunkData {
 }
 
 impl ChunkData {
-    /// Meshes for every chunk of `field`, and collision for every chunk when `collision`
-    /// resolves to full collision for its size (pure core work: safe on any thread).
-    pub fn build(field: &Heightfield, collision: CollisionMode) -> Self {
-        let meshes = mesh::build_all(field);
+    /// Meshes for every chunk of `field` (when `meshes`: the GPU path draws without), and
+    /// collision for every chunk when `collision` resolves to full collision for its size
+    /// (pure core work: safe on any thread).
+    pub fn build(field: &Heightfield, collision: CollisionMode, meshes: bool) -> Self {
+        let meshes = if meshes {
+            mesh::build_all(field)
+        } else {
+            Vec::new()
+        };
         let mut out = Self {
             meshes,
             collisions: Vec::new(),

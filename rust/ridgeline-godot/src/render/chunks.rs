@@ -5,6 +5,7 @@
 use super::chunk_collision::ChunkBodies;
 use super::chunk_data::ChunkData;
 use super::chunk_upload::VertexLayout;
+use super::patches::GpuPatches;
 use godot::classes::RenderingServer;
 use godot::classes::rendering_server::{ArrayFormat, ArrayType, PrimitiveType};
 use godot::obj::EngineBitfield;
@@ -42,6 +43,8 @@ pub struct ChunkResources {
     instances: Vec<(Rid, Transform3D)>,
     /// The chunks' physics bodies.
     collision: ChunkBodies,
+    /// The GPU path's patches, when it draws the terrain (then there are no chunk meshes).
+    patches: Option<GpuPatches>,
     /// Vertex count of each chunk's mesh (its byte layout depends on it).
     vertex_counts: Vec<usize>,
     /// The surface format the server gave the chunk meshes (read back once).
@@ -71,6 +74,7 @@ impl ChunkResources {
             meshes: Vec::new(),
             instances: Vec::new(),
             collision: ChunkBodies::default(),
+            patches: None,
             vertex_counts: Vec::new(),
             format: None,
             stale_lods: Vec::new(),
@@ -183,8 +187,31 @@ impl ChunkResources {
         VertexLayout::of(self.format?, *self.vertex_counts.get(index)?)
     }
 
+    /// Hands the GPU path's patches over (they draw the terrain instead of chunk meshes).
+    pub fn set_patches(&mut self, patches: GpuPatches) {
+        self.patches = Some(patches);
+    }
+
+    /// The GPU path's patches, when they draw the terrain.
+    pub fn patches(&self) -> Option<&GpuPatches> {
+        self.patches.as_ref()
+    }
+
+    /// The GPU path's patches, to select and upload.
+    pub fn patches_mut(&mut self) -> Option<&mut GpuPatches> {
+        self.patches.as_mut()
+    }
+
+    /// Whether a surface is shown (chunk meshes or GPU patches).
+    pub fn is_built(&self) -> bool {
+        !self.instances.is_empty() || self.patches.is_some()
+    }
+
     /// Moves every instance and body with the node.
     pub fn set_transform(&mut self, transform: Transform3D) {
+        if let Some(p) = &self.patches {
+            p.set_transform(transform);
+        }
         let mut rs = RenderingServer::singleton();
         for (inst, local) in &self.instances {
             rs.instance_set_transform(*inst, transform * *local);
@@ -202,6 +229,9 @@ impl ChunkResources {
 
     /// Shows or hides every instance.
     pub fn set_visible(&self, visible: bool) {
+        if let Some(p) = &self.patches {
+            p.set_visible(visible);
+        }
         let mut rs = RenderingServer::singleton();
         for (inst, _) in &self.instances {
             rs.instance_set_visible(*inst, visible);
@@ -231,6 +261,7 @@ impl ChunkResources {
     /// Frees every RID.
     pub fn free(&mut self) {
         self.material = None;
+        self.patches = None;
         self.collision.free();
         if self.instances.is_empty() {
             return;

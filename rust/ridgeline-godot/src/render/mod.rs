@@ -8,6 +8,8 @@ pub mod chunk_data;
 pub mod chunk_upload;
 pub mod chunks;
 pub mod paint_texture;
+pub mod patch_shader;
+pub mod patches;
 pub mod surface_material;
 pub mod underwater;
 pub mod water_node;

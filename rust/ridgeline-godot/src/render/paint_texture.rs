@@ -51,6 +51,14 @@ impl PaintTexture {
     /// The texture RID, (re)created for a `samples` map from `bytes` (4 per sample, row-major;
     /// empty = zeros) when the size changed.
     pub fn ensure(&mut self, samples: [usize; 2], bytes: &[u8]) -> Option<Rid> {
+        self.ensure_with(samples, &|rect, out, stride| {
+            copy_rect(bytes, samples, rect, out, stride)
+        })
+    }
+
+    /// [`Self::ensure`] with the texels made by `fill` (see [`TexelFill`]) instead of read from
+    /// a copy of the whole map.
+    pub fn ensure_with(&mut self, samples: [usize; 2], fill: &TexelFill) -> Option<Rid> {
         if self.rid.is_some() && self.samples == samples {
             return self.rid;
         }
@@ -65,7 +73,7 @@ impl PaintTexture {
         let mut scratch = Vec::new();
         for tz in 0..tiles[1] {
             for tx in 0..tiles[0] {
-                images.push(&tile_image(bytes, samples, tile, tx, tz, &mut scratch)?);
+                images.push(&tile_image(fill, samples, tile, tx, tz, &mut scratch)?);
             }
         }
         let rid = RenderingServer::singleton()
@@ -112,6 +120,12 @@ impl PaintTexture {
     /// Uploads every dirty tile from `bytes` (the whole map, 4 per sample). Returns the number
     /// of tiles uploaded.
     pub fn flush(&mut self, bytes: &[u8]) -> usize {
+        let samples = self.samples;
+        self.flush_with(&|rect, out, stride| copy_rect(bytes, samples, rect, out, stride))
+    }
+
+    /// [`Self::flush`] with the texels made by `fill`.
+    pub fn flush_with(&mut self, fill: &TexelFill) -> usize {
         let Some(rid) = self.rid else {
             return 0;
         };
@@ -127,7 +141,7 @@ impl PaintTexture {
                 continue;
             }
             let (tx, tz) = (k % self.tiles[0], k / self.tiles[0]);
-            if let Some(img) = tile_image(bytes, self.samples, self.tile, tx, tz, &mut scratch) {
+            if let Some(img) = tile_image(fill, self.samples, self.tile, tx, tz, &mut scratch) {
                 rs.texture_2d_update(rid, &img, k as i32);
                 n += 1;
             }
@@ -156,9 +170,33 @@ impl Drop for PaintTexture {
     }
 }
 
+/// Writes the texels of the sample rectangle `[x0, z0, x1, z1)` into the start of `out` (4
+/// bytes each, `stride` texels per row).
+pub type TexelFill<'a> = dyn Fn([usize; 4], &mut [u8], usize) + 'a;
+
+/// [`TexelFill`] from a whole map's bytes (4 per sample, row-major); nothing when the map is
+/// not `w × h` (the texels stay zero).
+fn copy_rect(
+    bytes: &[u8],
+    [w, h]: [usize; 2],
+    [x0, z0, x1, z1]: [usize; 4],
+    out: &mut [u8],
+    stride: usize,
+) {
+    if bytes.len() != w * h * 4 {
+        return;
+    }
+    let cols = x1 - x0;
+    for row in 0..z1 - z0 {
+        let src = ((z0 + row) * w + x0) * 4;
+        out[row * stride * 4..row * stride * 4 + cols * 4]
+            .copy_from_slice(&bytes[src..src + cols * 4]);
+    }
+}
+
 /// The image of tile (tx, tz): texels past the map's edge are zero.
 fn tile_image(
-    bytes: &[u8],
+    fill: &TexelFill,
     [w, h]: [usize; 2],
     tile: usize,
     tx: usize,
@@ -167,14 +205,10 @@ fn tile_image(
 ) -> Option<Gd<Image>> {
     scratch.clear();
     scratch.resize(tile * tile * 4, 0);
-    if bytes.len() == w * h * 4 {
-        let (x0, z0) = (tx * tile, tz * tile);
-        let cols = tile.min(w.saturating_sub(x0));
-        for row in 0..tile.min(h.saturating_sub(z0)) {
-            let src = ((z0 + row) * w + x0) * 4;
-            scratch[row * tile * 4..row * tile * 4 + cols * 4]
-                .copy_from_slice(&bytes[src..src + cols * 4]);
-        }
+    let (x0, z0) = (tx * tile, tz * tile);
+    let (x1, z1) = ((x0 + tile).min(w), (z0 + tile).min(h));
+    if x1 > x0 && z1 > z0 {
+        fill([x0, z0, x1, z1], scratch, tile);
     }
     Image::create_from_data(
         tile as i32,

@@ -100,6 +100,25 @@ impl Terrain3D {
         range_before: [f32; 2],
     ) {
         let [nx, _] = field.grid().chunks();
+        if self.chunks.patches().is_some() {
+            // GPU path: the textures follow by tile, the levels are re-measured; collision as
+            // on the mesh path.
+            let cols = mesh::par_map(&change.chunks, |&[cx, cz]| {
+                (
+                    (cz * nx + cx) as usize,
+                    mesh::chunk_collision(field, cx, cz),
+                )
+            });
+            for (i, col) in &cols {
+                self.chunks.bodies_mut().update(*i, col);
+            }
+            if let Some(p) = self.chunks.patches_mut() {
+                p.edited(field, change.touched, &mut self.materials.surface);
+            }
+            self.chunk_updates += cols.len() as u64;
+            self.want_process();
+            return;
+        }
         let index = |[cx, cz]: [u32; 2]| (cz * nx + cx) as usize;
         let mut rebuild: Vec<[u32; 2]> = Vec::new();
         if !change.holes.is_empty() {

@@ -94,7 +94,7 @@ impl Terrain3D {
     /// before the first generation has been shown.
     #[func]
     pub fn get_collision_mode_in_use(&self) -> CollisionMode {
-        if self.chunks.instance_count() == 0 {
+        if !self.chunks.is_built() {
             return CollisionMode::Auto;
         }
         match self.chunks.bodies().mode() {
@@ -113,7 +113,7 @@ impl Terrain3D {
         let mut d = VarDictionary::new();
         d.set("mode", self.get_collision_mode_in_use());
         d.set("chunks", b.chunk_count() as i64);
-        d.set("total_chunks", self.chunks.instance_count() as i64);
+        d.set("total_chunks", b.total() as i64);
         d.set("pooled", b.pooled() as i64);
         d.set("built", b.built_on_demand() as i64);
         d.set("bodies", self.near_bodies.body_count() as i64);
@@ -132,7 +132,7 @@ impl Terrain3D {
     pub(super) fn follow_bodies(&mut self) {
         let want = self.base().is_inside_tree()
             && self.chunks.bodies().mode() == CoreMode::NearBodies
-            && self.chunks.instance_count() > 0;
+            && self.chunks.is_built();
         if want == self.near_bodies.is_following() {
             if want {
                 self.step_near_collision();

@@ -92,7 +92,7 @@ impl Terrain3D {
         self.job = Some(GenerationJob::start(
             source,
             self.cache.clone(),
-            self.collision_mode.core(),
+            (self.collision_mode.core(), self.render_path.core()),
         ));
         // The draft's surface is not the source's: the next generation starts afresh from the
         // source, and the asset revision shown is unknown until then.

@@ -118,7 +118,7 @@ impl Terrain3D {
         self.job = Some(GenerationJob::start(
             source,
             self.cache.clone(),
-            self.collision_mode.core(),
+            (self.collision_mode.core(), self.render_path.core()),
         ));
         self.asset_generation_started();
         self.want_process();

@@ -7,6 +7,7 @@ use crate::render::chunk_data::ChunkData;
 use ridgeline_core::edit::MaskLoader;
 use ridgeline_core::graph::eval::{GraphCache, NodeReport};
 use ridgeline_core::mesh::near_chunks::CollisionMode;
+use ridgeline_core::mesh::patch::RenderPath;
 use ridgeline_core::nodes::Quality;
 use ridgeline_core::pipeline::{DevCache, EditSession, PreparedTerrain};
 use ridgeline_core::recipe::Recipe;
@@ -98,8 +99,13 @@ pub struct GenerationJob {
 impl GenerationJob {
     /// Starts generating `recipe` on a new thread. `cache` is moved into the job and handed
     /// back through `cache_out` when it finishes. Chunk collision is built for every chunk
-    /// only when `collision` resolves to full collision for the surface's size.
-    pub fn start(source: Source, cache: Arc<Mutex<GraphCache>>, collision: CollisionMode) -> Self {
+    /// only when `collision` resolves to full collision for the surface's size, chunk meshes
+    /// only when `path` resolves to the mesh path.
+    pub fn start(
+        source: Source,
+        cache: Arc<Mutex<GraphCache>>,
+        (collision, path): (CollisionMode, RenderPath),
+    ) -> Self {
         let cancel = Arc::new(AtomicBool::new(false));
         let progress = Arc::new(Mutex::new((0.0f32, String::from("starting"), true)));
         let (tx, rx) = channel();
@@ -110,13 +116,20 @@ impl GenerationJob {
             let result = panic_guard::catch(|| match &source {
                 Source::Recipe(recipe, dev, masks, quality) => {
                     let at = (dev.as_ref(), *quality);
-                    prepare(recipe, at, masks.clone(), &cache, (&p, &c), collision)
+                    prepare(
+                        recipe,
+                        at,
+                        masks.clone(),
+                        &cache,
+                        (&p, &c),
+                        (collision, path),
+                    )
                 }
                 Source::Cooked(cooked) => Ok(build(
                     cooked.as_ref().clone(),
                     "cooked payload",
                     &p,
-                    collision,
+                    (collision, path),
                 )),
             })
             .unwrap_or_else(|e| Err(format!("Terrain3D: generation failed: {e}")));
@@ -167,7 +180,7 @@ fn prepare(
     masks: Option<MaskLoader>,
     cache: &Mutex<GraphCache>,
     (progress, cancel): (&Mutex<(f32, String, bool)>, &AtomicBool),
-    collision: CollisionMode,
+    plan: (CollisionMode, RenderPath),
 ) -> Result<Finished, String> {
     let report = |f: f32, stage: &str| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
@@ -195,7 +208,7 @@ fn prepare(
     } else {
         "generated"
     };
-    let mut out = build(done.prepared, origin, progress, collision);
+    let mut out = build(done.prepared, origin, progress, plan);
     out.0.warnings = done
         .warning
         .map(|e| format!("Terrain3D: development cache not written: {e}"))
@@ -215,7 +228,7 @@ fn build(
     prepared: PreparedTerrain,
     origin: &'static str,
     progress: &Mutex<(f32, String, bool)>,
-    collision: CollisionMode,
+    (collision, path): (CollisionMode, RenderPath),
 ) -> Finished {
     let report = |f: f32, stage: &str| {
         let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
@@ -241,7 +254,8 @@ fn build(
         layers: scatter_source.paint.clone(),
         classified: scatter_source.classified.clone(),
     });
-    let chunks = ChunkData::build(&field, collision);
+    let meshes = path.resolve(field.grid()).0 == RenderPath::Mesh;
+    let chunks = ChunkData::build(&field, collision, meshes);
     report(1.0, "done");
     let prepared = Prepared {
         field: Arc::new(field),

@@ -5,6 +5,7 @@ use super::query_view::QueryView;
 use super::{Terrain3D, registry};
 use crate::render::chunk_data::ChunkData;
 use crate::render::chunks::{ChunkResources, Placement};
+use crate::render::patches::GpuPatches;
 use crate::render::water_node::TerrainWaterSurface;
 use crate::render::water_surfaces::WaterSurfaces;
 use godot::classes::node::InternalMode;
@@ -13,6 +14,7 @@ use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use ridgeline_core::graph::eval::GraphCache;
 use ridgeline_core::mesh::near_chunks::CollisionMode;
+use ridgeline_core::mesh::patch::RenderPath;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 
@@ -32,6 +34,8 @@ impl INode3D for Terrain3D {
             collision_mode: super::collision::CollisionMode::Auto,
             collision_radius: 96.0,
             near_bodies: Default::default(),
+            render_path: super::render_path::RenderPath::Auto,
+            render_path_reason: "",
             terrain_id: GString::new(),
             use_generation_cache: true,
             scatter_exclusions: PackedStringArray::new(),
@@ -78,7 +82,8 @@ impl INode3D for Terrain3D {
         // One upload per frame for every paint write since the last frame.
         let uploaded = self.flush_paint_uploads();
         self.refresh_stale_lods();
-        self.settle_process(uploaded);
+        let patches_uploaded = self.show_patches();
+        self.settle_process(uploaded || patches_uploaded);
     }
 
     fn on_notification(&mut self, what: Node3DNotification) {
@@ -144,17 +149,36 @@ impl Terrain3D {
             return;
         };
         let mode = self.resolved_collision_mode(prepared.field.grid());
+        let (path, reason) = self.render_path.core().resolve(prepared.field.grid());
+        let gpu = path == RenderPath::Gpu;
         let mut chunks = self
             .pending_chunks
             .take()
-            .unwrap_or_else(|| ChunkData::build(&prepared.field, mode));
-        if mode == CollisionMode::Full && chunks.collisions.len() != chunks.meshes.len() {
+            .unwrap_or_else(|| ChunkData::build(&prepared.field, mode, !gpu));
+        let chunk_count = {
+            let [nx, nz] = prepared.field.grid().chunks();
+            nx as usize * nz as usize
+        };
+        if mode == CollisionMode::Full && chunks.collisions.len() != chunk_count {
             // The mode changed to full since the job built the chunks without collision.
             chunks.build_collisions(&prepared.field);
         }
+        if gpu {
+            chunks.meshes.clear();
+        } else if chunks.meshes.len() != chunk_count {
+            // The path changed to meshes since the job built the chunks without them.
+            chunks.meshes = ridgeline_core::mesh::build_all(&prepared.field);
+        }
         self.refresh_materials();
+        self.materials.surface.set_patches(gpu);
         let material = self.materials.surface.rid();
         self.chunks = ChunkResources::build(&prepared.field, &chunks, &place, material, mode);
+        self.render_path_reason = reason;
+        if gpu {
+            let patches = GpuPatches::build(&prepared.field, &place, &mut self.materials.surface);
+            self.chunks.set_patches(patches);
+            self.want_process();
+        }
         self.resource_builds += 1;
         self.follow_bodies();
         self.water = WaterSurfaces::build(&prepared.field, &prepared.water);

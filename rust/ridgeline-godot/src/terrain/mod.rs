@@ -115,6 +115,15 @@ pub struct Terrain3D {
     collision_radius: f32,
     /// The moving bodies near-bodies collision follows (see [`collision`]).
     near_bodies: collision::NearBodies,
+    /// How the terrain is drawn: chunk meshes or GPU patches (see [enum RenderPath]).
+    /// [constant RENDER_AUTO] (default) draws maps up to 2049 × 2049 samples with chunk meshes
+    /// and larger ones with GPU patches. Changing it rebuilds the drawn surface;
+    /// [method get_render_path_reason] says which path is in use and why.
+    #[export]
+    #[var(set)]
+    render_path: render_path::RenderPath,
+    /// Why the current render path was chosen.
+    render_path_reason: &'static str,
     /// Stable id of this placement for water queries and trackers
     /// ([method TerrainWater.sample]'s `terrain_id`); empty uses the node's path.
     #[export]
@@ -361,7 +370,7 @@ impl Terrain3D {
             return;
         }
         self.collision_mode = mode;
-        if self.chunks.instance_count() > 0 {
+        if self.chunks.is_built() {
             self.rebuild_resources();
         }
     }
@@ -378,6 +387,18 @@ impl Terrain3D {
             return;
         }
         self.collision_radius = radius;
+    }
+
+    /// Sets [member render_path]; the drawn surface is rebuilt on the new path.
+    #[func]
+    pub fn set_render_path(&mut self, path: render_path::RenderPath) {
+        if self.render_path == path {
+            return;
+        }
+        self.render_path = path;
+        if self.chunks.is_built() {
+            self.rebuild_resources();
+        }
     }
 
     /// Sets [member collision_mask].
@@ -487,6 +508,7 @@ mod queries;
 pub mod query_view;
 pub mod ray_hit;
 pub mod registry;
+pub mod render_path;
 mod runtime_strokes;
 pub mod scatter_state;
 mod source_watch;

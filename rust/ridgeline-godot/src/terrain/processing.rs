@@ -1,5 +1,6 @@
 //! When `Terrain3D._process` runs: while something waits for a frame — a generation job to
-//! poll, chunks whose level errors are stale, paint uploads — and for one more frame after a
+//! poll, chunks whose level errors are stale, paint uploads; always while GPU patches draw
+//! the terrain (they follow the camera every frame) — and for one more frame after a
 //! frame that uploaded paint. A game that writes every physics tick (a user channel, surface
 //! paint) so keeps processing on instead of switching it off in one frame's `_process` and on
 //! again in the next tick's write: each switch is an engine call that moves the node in or out
@@ -36,6 +37,7 @@ impl Terrain3D {
         let busy = uploaded
             || self.job.is_some()
             || self.chunks.stale_lod_count() > 0
+            || self.chunks.patches().is_some()
             || self.paint_upload_pending();
         if !busy {
             self.process_state.on = Some(false);

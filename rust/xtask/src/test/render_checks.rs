@@ -102,6 +102,36 @@ fn tally_verdicts(result: Result<Vec<crate::water_views::Verdict>>, tally: &mut 
     }
 }
 
+/// The render-path views (see `patch_views`): mesh and GPU pictures of the demo, judged
+/// against each other.
+pub(super) fn patch_render_checks(godot: &godot::Godot, tally: &mut Tally) {
+    let demo = repo_root().join("demo_project");
+    let result = project::import(godot, &demo)
+        .and_then(|_| {
+            crate::render_views(
+                godot,
+                "tests/render/patch_views.gd",
+                "patch-views",
+                "the render-path views",
+            )
+        })
+        .and_then(|dir| crate::patch_views::judge(&dir));
+    tally_verdicts(result, tally, "render-path");
+}
+
+/// `cargo xtask patch-views`: build, import, render and judge the render-path views.
+pub fn patch_views_verb() -> Result<()> {
+    let godot = godot::locate_or_provision()?;
+    crate::build_and_install()?;
+    let mut tally = Tally::default();
+    patch_render_checks(&godot, &mut tally);
+    println!("{} passed, {} failed", tally.passed, tally.failed);
+    if tally.failed > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
 /// `cargo xtask water-views`: build, import, render and judge the water views.
 pub fn water_views_verb() -> Result<()> {
     let godot = godot::locate_or_provision()?;

@@ -1,0 +1,195 @@
+//! Per frame: which chunks the camera sees and the level each is drawn at. A chunk is culled
+//! when its box lies wholly outside a frustum plane; otherwise it gets the coarsest level whose
+//! measured error projects to at most `error_pixels` at the distance from the camera to the
+//! chunk's box (so `Terrain3D.lod_error_pixels` means the same on both render paths).
+
+use super::levels::PatchLevels;
+use crate::grid::Grid;
+
+/// The camera, in terrain-local coordinates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatchView {
+    /// Camera position.
+    pub eye: [f32; 3],
+    /// Frustum planes `(normal, d)`, normals pointing out of the frustum: a point `p` is
+    /// outside when `normal · p > d`.
+    pub planes: Vec<[f32; 4]>,
+    /// Pixels per world unit at distance 1 (viewport height / (2 tan(fov / 2))); for an
+    /// orthographic camera, pixels per world unit.
+    pub pixels_per_unit: f32,
+    /// Orthographic projection (the error does not shrink with distance).
+    pub orthographic: bool,
+    /// Largest projected error allowed, in pixels (0: full detail everywhere).
+    pub error_pixels: f32,
+}
+
+/// The visible chunks by level: `levels[k]` lists the row-major chunk indices drawn at level
+/// `k`, ascending.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PatchSelection {
+    /// Chunk indices per level.
+    pub levels: Vec<Vec<u32>>,
+}
+
+impl PatchSelection {
+    /// Number of chunks drawn.
+    pub fn drawn(&self) -> usize {
+        self.levels.iter().map(Vec::len).sum()
+    }
+}
+
+/// Selects levels for every chunk of `grid` seen from `view`; `chunks` are the chunks' levels
+/// (row-major, from [`super::levels::all_patch_levels`]). `into` is reused.
+pub fn select_patches(
+    grid: &Grid,
+    chunks: &[PatchLevels],
+    view: &PatchView,
+    into: &mut PatchSelection,
+) {
+    let level_count = chunks.iter().map(|c| c.errors.len()).max().unwrap_or(0);
+    into.levels.resize_with(level_count, Vec::new);
+    for l in &mut into.levels {
+        l.clear();
+    }
+    let [nx, _] = grid.chunks();
+    let [dx, dz] = grid.spacing();
+    for (i, c) in chunks.iter().enumerate() {
+        let r = grid.chunk_cells_range(i as u32 % nx, i as u32 / nx);
+        let lo = [r.x0 as f32 * dx, c.heights[0] - c.skirt, r.z0 as f32 * dz];
+        let hi = [r.x1 as f32 * dx, c.heights[1], r.z1 as f32 * dz];
+        if outside(&view.planes, lo, hi) {
+            continue;
+        }
+        let level = level_for(c, distance(view.eye, lo, hi), view);
+        if let Some(l) = into.levels.get_mut(level) {
+            l.push(i as u32);
+        }
+    }
+}
+
+/// The coarsest level of `c` whose error projects within the allowance at `dist`.
+fn level_for(c: &PatchLevels, dist: f32, view: &PatchView) -> usize {
+    if !(view.error_pixels > 0.0) || !view.pixels_per_unit.is_finite() {
+        return 0;
+    }
+    let scale = if view.orthographic {
+        view.pixels_per_unit
+    } else if dist <= 0.0 {
+        return 0;
+    } else {
+        view.pixels_per_unit / dist
+    };
+    let mut level = 0;
+    for (k, &e) in c.errors.iter().enumerate() {
+        if e * scale <= view.error_pixels {
+            level = k;
+        } else {
+            break;
+        }
+    }
+    level
+}
+
+/// Whether the box `lo..hi` lies wholly outside one of `planes`.
+fn outside(planes: &[[f32; 4]], lo: [f32; 3], hi: [f32; 3]) -> bool {
+    planes.iter().any(|p| {
+        // The corner farthest against the normal: if even it is outside, the box is.
+        let c = [
+            if p[0] > 0.0 { lo[0] } else { hi[0] },
+            if p[1] > 0.0 { lo[1] } else { hi[1] },
+            if p[2] > 0.0 { lo[2] } else { hi[2] },
+        ];
+        p[0] * c[0] + p[1] * c[1] + p[2] * c[2] > p[3]
+    })
+}
+
+/// Distance from `p` to the box `lo..hi` (0 inside).
+fn distance(p: [f32; 3], lo: [f32; 3], hi: [f32; 3]) -> f32 {
+    let mut s = 0.0f32;
+    for k in 0..3 {
+        let g = (lo[k] - p[k]).max(p[k] - hi[k]).max(0.0);
+        s += g * g;
+    }
+    s.sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(n: usize) -> Vec<PatchLevels> {
+        (0..n)
+            .map(|_| PatchLevels {
+                errors: vec![0.0, 0.1, 0.4, 1.6],
+                skirt: 0.5,
+                heights: [0.0, 10.0],
+            })
+            .collect()
+    }
+
+    fn view(eye: [f32; 3], planes: Vec<[f32; 4]>) -> PatchView {
+        PatchView {
+            eye,
+            planes,
+            pixels_per_unit: 1000.0,
+            orthographic: false,
+            error_pixels: 2.0,
+        }
+    }
+
+    #[test]
+    fn near_chunks_are_fine_and_far_ones_coarse() {
+        // 8 × 1 chunks of 32 m.
+        let g = Grid::new([256.0, 32.0], [256, 32], 32).unwrap();
+        let c = chunks(8);
+        let mut s = PatchSelection::default();
+        select_patches(&g, &c, &view([16.0, 5.0, 16.0], vec![]), &mut s);
+        assert_eq!(s.drawn(), 8);
+        // The camera is inside chunk 0: full detail. Chunk 1 is 16 m away: 0.1 · 1000 / 16 =
+        // 6.25 px > 2 → level 0; chunk 7 at 208 m: 0.4 · 1000 / 208 = 1.9 px → level 2.
+        assert!(s.levels[0].contains(&0) && s.levels[0].contains(&1));
+        assert_eq!(s.levels[2], vec![7]);
+        let mut levels = vec![0; 8];
+        for (k, l) in s.levels.iter().enumerate() {
+            for &i in l {
+                levels[i as usize] = k;
+            }
+        }
+        assert!(levels.windows(2).all(|w| w[1] >= w[0]), "{levels:?}");
+    }
+
+    #[test]
+    fn chunks_outside_a_plane_are_culled() {
+        let g = Grid::new([256.0, 32.0], [256, 32], 32).unwrap();
+        let c = chunks(8);
+        let mut s = PatchSelection::default();
+        // Outside is x > 100: chunks starting at 128 and beyond are culled; chunk 3 (96..128)
+        // straddles the plane and stays.
+        select_patches(
+            &g,
+            &c,
+            &view([0.0, 5.0, 0.0], vec![[1.0, 0.0, 0.0, 100.0]]),
+            &mut s,
+        );
+        let mut drawn: Vec<u32> = s.levels.concat();
+        drawn.sort();
+        assert_eq!(drawn, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn zero_pixels_or_orthographic_views() {
+        let g = Grid::new([256.0, 32.0], [256, 32], 32).unwrap();
+        let c = chunks(8);
+        let mut s = PatchSelection::default();
+        let mut v = view([0.0, 5.0, 0.0], vec![]);
+        v.error_pixels = 0.0;
+        select_patches(&g, &c, &v, &mut s);
+        assert_eq!(s.levels[0].len(), 8);
+        v.error_pixels = 2.0;
+        v.orthographic = true;
+        v.pixels_per_unit = 5.0;
+        select_patches(&g, &c, &v, &mut s);
+        // 0.4 · 5 = 2 ≤ 2, 1.6 · 5 = 8: level 2 everywhere.
+        assert_eq!(s.levels[2].len(), 8);
+    }
+}

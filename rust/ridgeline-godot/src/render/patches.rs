@@ -1,0 +1,343 @@
+//! The GPU terrain path's server side: the height and normal textures (tiled texture arrays
+//! updated by sub-rectangle, [`PaintTexture`]), one shared grid-patch mesh per level, and one
+//! MultiMesh per level whose instances are the chunks drawn at that level this frame (chosen
+//! by the core's [`select_patches`]). The surface material draws them with its patch shader
+//! variant ([`super::patch_shader`]). Collision and queries never read any of this.
+
+use super::chunks::Placement;
+use super::paint_texture::PaintTexture;
+use super::surface_material::SurfaceMaterial;
+use godot::classes::RenderingServer;
+use godot::classes::rendering_server::{ArrayType, MultimeshTransformFormat, PrimitiveType};
+use godot::obj::EngineEnum;
+use godot::prelude::*;
+use ridgeline_core::Heightfield;
+use ridgeline_core::edit::Rect;
+use ridgeline_core::grid::Grid;
+use ridgeline_core::mesh::patch::grid::{patch_grid, patch_steps};
+use ridgeline_core::mesh::patch::levels::{PatchLevels, all_patch_levels, patch_levels};
+use ridgeline_core::mesh::patch::select::{PatchSelection, PatchView, select_patches};
+use ridgeline_core::mesh::patch::texels::{height_texels, normal_texels};
+
+/// Floats per MultiMesh instance: a 3×4 transform and the custom data.
+const INSTANCE_FLOATS: usize = 16;
+
+/// One level's shared mesh, its MultiMesh and the instance drawing it.
+struct Level {
+    mesh: Rid,
+    multimesh: Rid,
+    instance: Rid,
+    step: u32,
+    /// Instances allocated in the MultiMesh.
+    allocated: usize,
+}
+
+/// GPU patches of one terrain.
+pub struct GpuPatches {
+    grid: Grid,
+    heights: PaintTexture,
+    normals: PaintTexture,
+    chunks: Vec<PatchLevels>,
+    levels: Vec<Level>,
+    selection: PatchSelection,
+    shown: PatchSelection,
+    buffer: Vec<f32>,
+    wall_bottom: f32,
+    /// Level buffers uploaded, and selections that changed something (checks and benches).
+    pub uploads: u64,
+    /// Chunks drawn by the last selection.
+    pub drawn: usize,
+}
+
+impl GpuPatches {
+    /// Textures, shared meshes and (empty) MultiMeshes for `field`, drawn with `material`
+    /// (switched to its patch shaders).
+    pub fn build(field: &Heightfield, place: &Placement, material: &mut SurfaceMaterial) -> Self {
+        let grid = *field.grid();
+        let [w, h] = grid.samples();
+        let mut heights = PaintTexture::default();
+        let mut normals = PaintTexture::default();
+        heights.ensure_with([w, h], &|r, out, stride| {
+            height_texels(field, r, out, stride)
+        });
+        normals.ensure_with([w, h], &|r, out, stride| {
+            normal_texels(field, r, out, stride)
+        });
+        let chunks = all_patch_levels(field);
+        material.set_patches(true);
+        let material_rid = material.rid();
+        let mut out = GpuPatches {
+            grid,
+            heights,
+            normals,
+            chunks,
+            levels: Vec::new(),
+            selection: PatchSelection::default(),
+            shown: PatchSelection::default(),
+            buffer: Vec::new(),
+            wall_bottom: 0.0,
+            uploads: 0,
+            drawn: 0,
+        };
+        out.set_params(field, material);
+        let aabb = out.local_aabb(field);
+        let mut rs = RenderingServer::singleton();
+        for step in patch_steps(grid.chunk_cells()) {
+            let mesh = patch_mesh(grid.chunk_cells() / step, material_rid);
+            rs.mesh_set_custom_aabb(mesh, aabb);
+            let multimesh = rs.multimesh_create();
+            rs.multimesh_set_mesh(multimesh, mesh);
+            allocate(multimesh, 0);
+            rs.multimesh_set_custom_aabb(multimesh, aabb);
+            let instance = rs.instance_create2(multimesh, place.scenario);
+            rs.instance_set_transform(instance, place.transform);
+            rs.instance_set_visible(instance, place.visible);
+            out.levels.push(Level {
+                mesh,
+                multimesh,
+                instance,
+                step,
+                allocated: 0,
+            });
+        }
+        out
+    }
+
+    /// The texture layouts, grid and wall bottom on the material.
+    fn set_params(&mut self, field: &Heightfield, material: &mut SurfaceMaterial) {
+        let [lo, hi] = field.height_range();
+        let [dx, dz] = self.grid.spacing();
+        self.wall_bottom = lo - ((hi - lo) * 0.05).max(2.0 * dx.max(dz));
+        let [w, h] = self.grid.samples();
+        let (tile, tiles_x) = self.heights.layout();
+        if let (Some(hr), Some(nr)) = (self.heights.rid(), self.normals.rid()) {
+            material.set("ridgeline_heights", hr.to_variant());
+            material.set("ridgeline_normals", nr.to_variant());
+        }
+        material.set(
+            "ridgeline_layout",
+            Vector4i::new(tile as i32, tiles_x as i32, w as i32, h as i32).to_variant(),
+        );
+        material.set(
+            "ridgeline_grid",
+            Vector3::new(dx, dz, self.wall_bottom).to_variant(),
+        );
+    }
+
+    /// The terrain's local bounds, skirts and walls included (every patch's culling box: the
+    /// chunks are culled here, per frame).
+    fn local_aabb(&self, field: &Heightfield) -> Aabb {
+        let [lo, hi] = field.height_range();
+        let skirt = self.chunks.iter().map(|c| c.skirt).fold(0.0f32, f32::max);
+        let bottom = self.wall_bottom.min(lo - skirt);
+        let [sx, sz] = self.grid.size();
+        Aabb::new(
+            Vector3::new(0.0, bottom, 0.0),
+            Vector3::new(sx, (hi - bottom).max(1e-3), sz),
+        )
+    }
+
+    /// Picks the chunks and levels for `view` and uploads the levels whose instances changed.
+    pub fn show(&mut self, view: &PatchView) {
+        select_patches(&self.grid, &self.chunks, view, &mut self.selection);
+        self.drawn = self.selection.drawn();
+        let chunk_cells = self.grid.chunk_cells();
+        let [nx, _] = self.grid.chunks();
+        let mut rs = RenderingServer::singleton();
+        for (k, level) in self.levels.iter_mut().enumerate() {
+            let list = self
+                .selection
+                .levels
+                .get(k)
+                .map_or(&[][..], |l| l.as_slice());
+            if self.shown.levels.get(k).map(|l| l.as_slice()) == Some(list) {
+                continue;
+            }
+            if level.allocated != list.len() {
+                allocate(level.multimesh, list.len());
+                level.allocated = list.len();
+            }
+            if !list.is_empty() {
+                self.buffer.clear();
+                for &i in list {
+                    let (cx, cz) = (i % nx, i / nx);
+                    let skirt = self.chunks[i as usize].skirt;
+                    self.buffer.extend_from_slice(&[
+                        1.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                        1.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                        0.0,
+                        1.0,
+                        0.0,
+                        (cx * chunk_cells) as f32,
+                        (cz * chunk_cells) as f32,
+                        level.step as f32,
+                        skirt,
+                    ]);
+                }
+                debug_assert_eq!(self.buffer.len(), list.len() * INSTANCE_FLOATS);
+                rs.multimesh_set_buffer(
+                    level.multimesh,
+                    &PackedFloat32Array::from(self.buffer.as_slice()),
+                );
+            }
+            self.uploads += 1;
+        }
+        std::mem::swap(&mut self.shown, &mut self.selection);
+    }
+
+    /// After an edit of the samples in `rect` (heights or holes): marks the texture tiles (the
+    /// normals one sample wider, as they follow the neighbours) and re-measures the chunks'
+    /// levels. The textures upload at the next [`Self::flush`].
+    pub fn edited(&mut self, field: &Heightfield, rect: Rect, material: &mut SurfaceMaterial) {
+        if rect.is_empty() || *field.grid() != self.grid {
+            return;
+        }
+        let [w, h] = self.grid.samples();
+        self.heights.mark(rect);
+        self.normals.mark(Rect {
+            x0: rect.x0.saturating_sub(1),
+            z0: rect.z0.saturating_sub(1),
+            x1: (rect.x1 + 1).min(w),
+            z1: (rect.z1 + 1).min(h),
+        });
+        let c = self.grid.chunk_cells() as usize;
+        let [nx, nz] = self.grid.chunks();
+        // A sample on a chunk edge belongs to both chunks.
+        let cx0 = rect.x0.saturating_sub(1) / c;
+        let cz0 = rect.z0.saturating_sub(1) / c;
+        let cx1 = (rect.x1 / c + 1).min(nx as usize);
+        let cz1 = (rect.z1 / c + 1).min(nz as usize);
+        let touched: Vec<usize> = (cz0..cz1)
+            .flat_map(|cz| (cx0..cx1).map(move |cx| cz * nx as usize + cx))
+            .collect();
+        let remeasured = ridgeline_core::mesh::par_map(&touched, |&i| {
+            (
+                i,
+                patch_levels(field, (i % nx as usize) as u32, (i / nx as usize) as u32),
+            )
+        });
+        for (i, l) in remeasured {
+            self.chunks[i] = l;
+        }
+        self.set_params(field, material);
+        let aabb = self.local_aabb(field);
+        let mut rs = RenderingServer::singleton();
+        for level in &self.levels {
+            rs.mesh_set_custom_aabb(level.mesh, aabb);
+            rs.multimesh_set_custom_aabb(level.multimesh, aabb);
+        }
+        // Skirt depths may have changed: upload every level at the next selection.
+        self.shown = PatchSelection::default();
+    }
+
+    /// Uploads the texture tiles edits dirtied since the last flush (once per frame). Returns
+    /// the tiles uploaded.
+    pub fn flush(&mut self, field: &Heightfield) -> usize {
+        if *field.grid() != self.grid {
+            return 0;
+        }
+        self.heights
+            .flush_with(&|r, out, stride| height_texels(field, r, out, stride))
+            + self
+                .normals
+                .flush_with(&|r, out, stride| normal_texels(field, r, out, stride))
+    }
+
+    /// True when texture tiles wait for a flush.
+    pub fn is_dirty(&self) -> bool {
+        self.heights.is_dirty() || self.normals.is_dirty()
+    }
+
+    /// Moves the patches with the node.
+    pub fn set_transform(&self, transform: Transform3D) {
+        let mut rs = RenderingServer::singleton();
+        for l in &self.levels {
+            rs.instance_set_transform(l.instance, transform);
+        }
+    }
+
+    /// Shows or hides the patches.
+    pub fn set_visible(&self, visible: bool) {
+        let mut rs = RenderingServer::singleton();
+        for l in &self.levels {
+            rs.instance_set_visible(l.instance, visible);
+        }
+    }
+
+    /// Number of patch levels.
+    pub fn level_count(&self) -> usize {
+        self.levels.len()
+    }
+
+    /// Chunks per level in the last selection.
+    pub fn drawn_per_level(&self) -> Vec<usize> {
+        self.shown.levels.iter().map(Vec::len).collect()
+    }
+
+    /// Bytes of the two textures on the GPU (4 per sample each, tiles padded).
+    pub fn texture_bytes(&self) -> usize {
+        let (tile, tiles_x) = self.heights.layout();
+        let [w, h] = self.grid.samples();
+        let tiles = tiles_x * h.div_ceil(tile.max(1));
+        let _ = w;
+        2 * tiles * tile * tile * 4
+    }
+
+    /// Bytes held on the heap (the chunks' level errors and the instance buffer).
+    pub fn heap_bytes(&self) -> usize {
+        self.chunks
+            .iter()
+            .map(|c| c.errors.len() * 4 + 12)
+            .sum::<usize>()
+            + self.buffer.capacity() * 4
+    }
+}
+
+impl Drop for GpuPatches {
+    fn drop(&mut self) {
+        let mut rs = RenderingServer::singleton();
+        for l in self.levels.drain(..) {
+            rs.free_rid(l.instance);
+            rs.free_rid(l.multimesh);
+            rs.free_rid(l.mesh);
+        }
+    }
+}
+
+/// (Re)allocates `multimesh` for `n` instances: 3D transforms with custom data.
+fn allocate(multimesh: Rid, n: usize) {
+    RenderingServer::singleton()
+        .multimesh_allocate_data_ex(multimesh, n as i32, MultimeshTransformFormat::TRANSFORM_3D)
+        .color_format(false)
+        .custom_data_format(true)
+        .done();
+}
+
+/// The shared patch mesh of `quads × quads` quads, drawn with `material`.
+fn patch_mesh(quads: u32, material: Rid) -> Rid {
+    let p = patch_grid(quads);
+    let mut arrays = VarArray::new();
+    arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
+    let verts =
+        PackedVector3Array::from_iter(p.vertices.iter().map(|v| Vector3::new(v[0], v[1], v[2])));
+    // Placeholders: the shader writes the normal and UV of every vertex.
+    let normals = PackedVector3Array::from_iter(p.vertices.iter().map(|_| Vector3::UP));
+    let uvs = PackedVector2Array::from_iter(p.vertices.iter().map(|_| Vector2::ZERO));
+    let indices = PackedInt32Array::from_iter(p.indices.iter().map(|&i| i as i32));
+    arrays.set(ArrayType::VERTEX.ord() as usize, &verts.to_variant());
+    arrays.set(ArrayType::NORMAL.ord() as usize, &normals.to_variant());
+    arrays.set(ArrayType::TEX_UV.ord() as usize, &uvs.to_variant());
+    arrays.set(ArrayType::INDEX.ord() as usize, &indices.to_variant());
+    let mut rs = RenderingServer::singleton();
+    let mesh = rs.mesh_create();
+    rs.mesh_add_surface_from_arrays(mesh, PrimitiveType::TRIANGLES, &arrays);
+    rs.mesh_surface_set_material(mesh, 0, material);
+    mesh
+}

@@ -1,0 +1,159 @@
+//! `Terrain3D`'s render paths: chunk meshes, or GPU patches (shared grid patches reading
+//! height and normal textures, drawn instanced; [`crate::render::patches`]). On the GPU path
+//! the terrain picks every chunk's level each frame from the camera that shows it — the
+//! editor's 3D view in the editor, the viewport's current camera in a game.
+
+use super::Terrain3D;
+use crate::convert::class_enum::class_enum;
+use godot::classes::camera_3d::ProjectionType;
+use godot::classes::{Camera3D, EditorInterface, Engine};
+use godot::prelude::*;
+use ridgeline_core::mesh::patch::RenderPath as CorePath;
+use ridgeline_core::mesh::patch::select::PatchView;
+
+class_enum! {
+    /// How a terrain is drawn ([member Terrain3D.render_path]).
+    pub enum RenderPath for Terrain3D as "RenderPath" {
+        /// Chunk meshes up to 2049 × 2049 samples (a 2 km map at 1 m), GPU patches above.
+        Auto = 0 as "RENDER_AUTO",
+        /// GPU patches: one shared grid patch per level of detail, drawn instanced; the vertex
+        /// shader reads heights and normals from textures updated by sub-rectangle on edits.
+        Gpu = 1 as "RENDER_GPU",
+        /// One mesh per chunk with index-only levels of detail (Godot's mesh LOD).
+        Mesh = 2 as "RENDER_MESH",
+    }
+}
+
+impl RenderPath {
+    /// The core's path.
+    pub fn core(self) -> CorePath {
+        match self {
+            RenderPath::Auto => CorePath::Auto,
+            RenderPath::Gpu => CorePath::Gpu,
+            RenderPath::Mesh => CorePath::Mesh,
+        }
+    }
+}
+
+#[godot_api(secondary)]
+impl Terrain3D {
+    /// The path drawing the terrain: [constant RENDER_GPU] or [constant RENDER_MESH]
+    /// ([constant RENDER_AUTO] decided by the map's size), or [constant RENDER_AUTO] before the
+    /// first surface is shown. [method get_render_path_reason] says why.
+    #[func]
+    pub fn get_render_path_in_use(&self) -> RenderPath {
+        if !self.chunks.is_built() {
+            RenderPath::Auto
+        } else if self.chunks.patches().is_some() {
+            RenderPath::Gpu
+        } else {
+            RenderPath::Mesh
+        }
+    }
+
+    /// Why [method get_render_path_in_use] is what it is (empty before the first surface is
+    /// shown).
+    #[func]
+    pub fn get_render_path_reason(&self) -> GString {
+        if !self.chunks.is_built() {
+            return GString::new();
+        }
+        GString::from(self.render_path_reason)
+    }
+
+    /// GPU path state: `levels` (patch levels), `drawn` (chunks drawn by the last frame's
+    /// selection), `per_level` (chunks drawn at each level, finest first), `uploads` (instance
+    /// buffers uploaded so far), `texture_bytes` (height and normal textures on the GPU).
+    /// Empty on the mesh path.
+    #[func]
+    pub fn get_patch_info(&self) -> VarDictionary {
+        let mut d = VarDictionary::new();
+        if let Some(p) = self.chunks.patches() {
+            d.set("levels", p.level_count() as i64);
+            d.set("drawn", p.drawn as i64);
+            d.set(
+                "per_level",
+                &PackedInt32Array::from_iter(p.drawn_per_level().iter().map(|&n| n as i32)),
+            );
+            d.set("uploads", p.uploads as i64);
+            d.set("texture_bytes", p.texture_bytes() as i64);
+        }
+        d
+    }
+}
+
+impl Terrain3D {
+    /// The camera the terrain is seen through: the editor's first 3D view in the editor, else
+    /// the viewport's current camera.
+    fn viewing_camera(&self) -> Option<Gd<Camera3D>> {
+        if Engine::singleton().is_editor_hint()
+            && let Some(vp) = EditorInterface::singleton().get_editor_viewport_3d()
+            && let Some(cam) = vp.get_camera_3d()
+        {
+            return Some(cam);
+        }
+        self.base().get_viewport()?.get_camera_3d()
+    }
+
+    /// Once per frame on the GPU path: uploads edited texture tiles and picks every chunk's
+    /// level for the viewing camera. Returns whether it uploaded texture tiles.
+    pub(super) fn show_patches(&mut self) -> bool {
+        if self.chunks.patches().is_none() {
+            return false;
+        }
+        let Some(prepared) = self.prepared().clone() else {
+            return false;
+        };
+        let mut uploaded = false;
+        if let Some(p) = self.chunks.patches_mut()
+            && p.is_dirty()
+        {
+            uploaded = p.flush(&prepared.field) > 0;
+        }
+        let Some(camera) = self.viewing_camera() else {
+            return uploaded;
+        };
+        let Some(view) = self.patch_view(&camera) else {
+            return uploaded;
+        };
+        if let Some(p) = self.chunks.patches_mut() {
+            p.show(&view);
+        }
+        uploaded
+    }
+
+    /// `camera` in terrain-local coordinates, with the lod_error_pixels allowance.
+    fn patch_view(&self, camera: &Gd<Camera3D>) -> Option<PatchView> {
+        let to_world = self.base().get_global_transform();
+        let det = to_world.basis.determinant();
+        if !det.is_finite() || det.abs() < 1e-12 {
+            return None;
+        }
+        let to_local = to_world.affine_inverse();
+        let eye = to_local * camera.get_global_position();
+        let planes = camera
+            .get_frustum()
+            .iter_shared()
+            .map(|p| {
+                // n·(B x + o) = d  ⇔  (Bᵀ n)·x = d − n·o
+                let n = to_world.basis.transposed() * p.normal;
+                [n.x, n.y, n.z, p.d - p.normal.dot(to_world.origin)]
+            })
+            .collect();
+        let height = camera.get_viewport()?.get_visible_rect().size.y.max(1.0);
+        let orthographic = camera.get_projection() == ProjectionType::ORTHOGONAL;
+        let pixels_per_unit = if orthographic {
+            height / camera.get_size().max(1e-6)
+        } else {
+            let half = (camera.get_fov().to_radians() * 0.5).tan().max(1e-6);
+            height / (2.0 * half)
+        };
+        Some(PatchView {
+            eye: [eye.x, eye.y, eye.z],
+            planes,
+            pixels_per_unit,
+            orthographic,
+            error_pixels: self.lod_error_pixels,
+        })
+    }
+}

@@ -1,0 +1,122 @@
+extends SceneTree
+## Render-path views: opens the demo scene (run with `--path demo_project`), waits for the
+## terrain, hides the water, the HUD and the sky (a flat magenta background, so terrain pixels
+## are exactly the non-magenta ones), and saves each view twice into `--out=DIR`: drawn with
+## chunk meshes (`<view>_mesh.png`) and with GPU patches (`<view>_gpu.png`), at the default
+## `lod_error_pixels` 2. Then, on the GPU path only, a `raise` stroke and a hole in view of
+## `stroke`: `stroke_after_gpu.png`, and the same edits on the mesh path,
+## `stroke_after_mesh.png`, and both paths from straight above the hole, `hole_<path>.png`.
+## `cargo xtask test` runs it under Xvfb and judges the pictures
+## (rust/xtask/src/patch_views.rs): silhouettes within 2 px, no background showing through the
+## ground (cracks), edits drawn.
+##
+## Views: `overview` (high, looking over the whole terrain), `grazing` (2 m above the ground,
+## looking along it: the horizon silhouette), `stroke` (40 m up, looking down at the edit).
+## `patches.json` records each GPU view's `Terrain3D.get_patch_info()`.
+
+const BACKGROUND := Color(1.0, 0.0, 1.0)
+
+var out_dir := "."
+var main: Node3D
+var terrain: Terrain3D
+var camera: Camera3D
+var report := {}
+
+
+func _initialize() -> void:
+	for arg in OS.get_cmdline_user_args():
+		if arg.begins_with("--out="):
+			out_dir = arg.trim_prefix("--out=")
+	_run.call_deferred()
+
+
+func _run() -> void:
+	var scene: PackedScene = load("res://main.tscn")
+	main = scene.instantiate()
+	root.add_child(main)
+	terrain = main.get_node("Terrain3D")
+	camera = main.get_node("Camera3D")
+	while terrain.is_generating() or terrain.get_size() == Vector2.ZERO:
+		await process_frame
+	for i in 10:
+		await physics_frame
+	var hud := main.get_node_or_null("HUD")
+	if hud:
+		hud.visible = false
+	var env: Environment = main.get_node("WorldEnvironment").environment
+	env.background_mode = Environment.BG_COLOR
+	env.background_color = BACKGROUND
+	env.fog_enabled = false
+	env.volumetric_fog_enabled = false
+	env.glow_enabled = false
+	env.tonemap_mode = Environment.TONE_MAPPER_LINEAR
+	# Only the terrain: water, scatter, props and moving objects hidden (they move between
+	# the two pictures of a view).
+	_hide_visuals(main)
+	var size := terrain.get_size()
+	var c := Vector3(size.x * 0.5, 0.0, size.y * 0.5)
+	var views := {
+		"overview": [Vector3(size.x * 0.1, _ground(c.x, c.z) + size.x * 0.35, size.y * 0.1), c],
+		"grazing": [_above(size.x * 0.3, size.y * 0.35, 2.0), _above(size.x * 0.9, size.y * 0.75, 0.0)],
+		"stroke": [_above(c.x - 30.0, c.z - 30.0, 40.0), _above(c.x, c.z, 0.0)],
+	}
+	for name in views:
+		for path in ["mesh", "gpu"]:
+			if not await _shoot(name, path, views[name]):
+				return
+	# Edits in view of `stroke`: raise a mound and cut a hole beside it.
+	var stroke := {"type": "raise", "center": [c.x, c.z], "radius": 12.0, "amount": 8.0, "strength": 1.0}
+	var hole := {"type": "hole", "center": [c.x + 14.0, c.z - 10.0], "radius": 5.0}
+	terrain.render_path = Terrain3D.RENDER_GPU
+	if not (terrain.apply_stroke(stroke) and terrain.apply_stroke(hole)):
+		push_error("patch views: the edits failed: %s" % terrain.get_last_error())
+		quit(1)
+		return
+	print("patch views: hole at %s: height %s" % [hole["center"], _ground(c.x + 14.0, c.z - 10.0)])
+	if not await _shoot("stroke_after", "gpu", views["stroke"]):
+		return
+	if not await _shoot("stroke_after", "mesh", views["stroke"]):
+		return
+	var above_hole := [Vector3(c.x + 14.0, _ground(c.x + 20.0, c.z) + 50.0, c.z - 10.0 + 0.01), Vector3(c.x + 14.0, 0.0, c.z - 10.0)]
+	for path in ["mesh", "gpu"]:
+		if not await _shoot("hole", path, above_hole):
+			return
+	var f := FileAccess.open(out_dir.path_join("patches.json"), FileAccess.WRITE)
+	f.store_string(JSON.stringify(report, "  "))
+	f.close()
+	quit(0)
+
+
+func _shoot(name: String, path: String, v: Array) -> bool:
+	terrain.render_path = Terrain3D.RENDER_GPU if path == "gpu" else Terrain3D.RENDER_MESH
+	camera.position = v[0]
+	camera.look_at(v[1])
+	for i in 8:
+		await process_frame
+	await RenderingServer.frame_post_draw
+	var image := root.get_viewport().get_texture().get_image()
+	var file := out_dir.path_join("%s_%s.png" % [name, path])
+	if image.save_png(file) != OK:
+		push_error("patch views: could not save %s" % file)
+		quit(1)
+		return false
+	var info := terrain.get_patch_info()
+	if path == "gpu":
+		report["%s_%s" % [name, path]] = info
+	print("patch view %s (%s, %s): %s" % [name, path, terrain.get_render_path_reason(), info])
+	return true
+
+
+func _hide_visuals(node: Node) -> void:
+	for child in node.get_children(true):
+		if child is GeometryInstance3D or child is TerrainScatter:
+			child.visible = false
+		_hide_visuals(child)
+
+
+func _ground(x: float, z: float) -> float:
+	return terrain.get_height(Vector3(x, 0.0, z))
+
+
+func _above(x: float, z: float, up: float) -> Vector3:
+	return Vector3(x, _ground(x, z) + up, z)
