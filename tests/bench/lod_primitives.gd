@@ -55,6 +55,31 @@ func _run() -> void:
 	for x in base.size():
 		worst = maxi(worst, absi(coarse[x] - base[x]))
 	print("lod accuracy: horizon silhouette moves at most %d px at lod_error_pixels 2" % worst)
+	# The same two measures on the GPU path (godot_lod_primitives_gpu): patches picked per
+	# frame by projected error, same allowance.
+	terrain.render_path = Terrain3D.RENDER_GPU
+	camera.position = Vector3(512, ground + 100.0, 200)
+	camera.look_at(Vector3(512, ground, 700))
+	terrain.lod_error_pixels = 0.0
+	var full_gpu := await _primitives()
+	terrain.lod_error_pixels = 2.0
+	var lod_gpu := await _primitives()
+	print("bench godot_lod_primitives_gpu ours=%.3f peer=- ratio=- unit=%%" % (100.0 * lod_gpu / maxi(full_gpu, 1)))
+	print("lod primitives: GPU path %d at 2 px vs %d at full detail" % [lod_gpu, full_gpu])
+	camera.position = Vector3(512, ground + 20.0, 200)
+	camera.look_at(Vector3(512, ground + 10.0, 700))
+	terrain.lod_error_pixels = 0.0
+	var base_gpu := _silhouette(await _image())
+	terrain.lod_error_pixels = 2.0
+	var coarse_gpu := _silhouette(await _image())
+	var worst_gpu := 0
+	var worst_vs_mesh := 0
+	for x in base_gpu.size():
+		worst_gpu = maxi(worst_gpu, absi(coarse_gpu[x] - base_gpu[x]))
+		worst_vs_mesh = maxi(worst_vs_mesh, absi(base_gpu[x] - base[x]))
+	print("lod accuracy: GPU path horizon silhouette moves at most %d px at lod_error_pixels 2 (full detail vs the mesh path's: %d px)" % [worst_gpu, worst_vs_mesh])
+	terrain.render_path = Terrain3D.RENDER_MESH
+	terrain.lod_error_pixels = 2.0
 	# The same 20 m stamp as stroke_godot_20m, with a real renderer receiving the new meshes.
 	var times := []
 	var rng := RandomNumberGenerator.new()

@@ -61,7 +61,8 @@ func _bench_load_cooked(reps: int) -> void:
 	await _bench_memory(path)
 
 
-## godot_memory_1km: memory held for a loaded cooked 1 km terrain: Godot's static memory delta
+## godot_memory_1km_headless: memory held for a loaded cooked 1 km terrain (default render
+## path, headless: no video memory; the rendered godot_memory_1km is tests/bench/render_world.gd): Godot's static memory delta
 ## (server meshes, physics shapes, resources) plus the extension's own heap (surface, CPU mesh
 ## copies, collision data, water), which Godot's counter does not see. Peer: the same 1025²
 ## surface as a plain Godot HeightMapShape3D + a full-detail ArrayMesh (no LODs), measured the
@@ -136,7 +137,7 @@ func _bench_memory(path: String) -> void:
 		await process_frame
 	var peer := (OS.get_static_memory_usage() - before) / 1048576.0
 	PhysicsServer3D.free_rid(body)
-	print("bench godot_memory_1km ours=%.2f peer=%.2f ratio=%.2f unit=MB" % [ours, peer, peer / ours])
+	print("bench godot_memory_1km_headless ours=%.2f peer=%.2f ratio=%.2f unit=MB" % [ours, peer, peer / ours])
 
 
 ## A 1 km terrain (1025² samples, 64-cell chunks) with about 40 m of relief.

@@ -126,6 +126,34 @@ pub fn run(args: &[String]) -> Result<()> {
                     eprintln!("{line}");
                 }
             }
+            // godot_memory_1km (GPU and mesh paths, video memory included) and
+            // godot_frame_cpu_4km: rendered (tests/bench/render_world.gd); the 4 km fixture
+            // is deleted after it (220 MB).
+            match godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
+                .and_then(|_| godot.render_command(1280, 720))
+            {
+                Ok(mut world) => {
+                    world
+                        .arg("--path")
+                        .arg(&dir)
+                        .arg("--script")
+                        .arg("res://bench/render_world.gd");
+                    let world = proc::run_captured(&mut world, Duration::from_secs(900), "", true)?;
+                    if !world.success() {
+                        eprintln!("{}", world.text);
+                        bail!("the rendered world benchmark script failed");
+                    }
+                    for line in world.text.lines() {
+                        if line.starts_with("bench ") {
+                            lines.push(line.to_string());
+                        } else if line.starts_with("render world") {
+                            eprintln!("{line}");
+                        }
+                    }
+                }
+                Err(e) => eprintln!("xtask: skipping the rendered world benchmarks: {e:#}"),
+            }
+            let _ = std::fs::remove_file(dir.join("fixtures/generated/four_km.terrain.bin"));
             // godot_set_heights_64 and the other runtime writes (tests/bench/runtime_writes.gd).
             let mut writes = godot.command();
             writes
@@ -356,7 +384,7 @@ const ONLY_SCRIPTS: &[(&[&str], &str)] = &[
     (
         &[
             "godot_load_cooked_1km",
-            "godot_memory_1km",
+            "godot_memory_1km_headless",
             "godot_get_height_call",
             "godot_empty_call",
             "godot_surface_query",
@@ -388,7 +416,22 @@ const ONLY_SCRIPTS: &[(&[&str], &str)] = &[
         &["godot_load_cooked_4km", "godot_memory_4km"],
         "large_world",
     ),
+    (
+        &[
+            "godot_memory_1km",
+            "godot_memory_1km_mesh",
+            "godot_frame_cpu_4km",
+        ],
+        "render_world",
+    ),
+    (
+        &["godot_lod_primitives", "godot_lod_primitives_gpu"],
+        "lod_primitives",
+    ),
 ];
+
+/// Scripts of [`ONLY_SCRIPTS`] that need a renderer (Xvfb + OpenGL 3).
+const RENDERED_SCRIPTS: &[&str] = &["render_world", "lod_primitives"];
 
 /// `--demo=<path>` for `tests/bench/water_edit.gd`: the demo's river valley terrain.
 fn demo_terrain_arg() -> String {
@@ -418,10 +461,13 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
     let godot = godot::locate_or_provision()?;
     build_and_install()?;
     let dir = repo_root().join("tests");
-    if picked.contains(&"peers") {
+    if picked.contains(&"peers")
+        || picked.contains(&"render_world")
+        || picked.contains(&"lod_primitives")
+    {
         cook_bench_fixture(&dir)?;
     }
-    if picked.contains(&"large_world") {
+    if picked.contains(&"large_world") || picked.contains(&"render_world") {
         cook_fixture(&dir, "four_km")?;
     }
     project::import(&godot, &dir)?;
@@ -433,9 +479,15 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
                 crate::editor_tests::run(&godot, Some("test_graph.test_graph_ui_build_100"))?.text
             }
             _ => {
-                let mut cmd = godot.command();
-                cmd.arg("--headless")
-                    .arg("--path")
+                let mut cmd = if RENDERED_SCRIPTS.contains(&script) {
+                    godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
+                    godot.render_command(1280, 720)?
+                } else {
+                    let mut c = godot.command();
+                    c.arg("--headless");
+                    c
+                };
+                cmd.arg("--path")
                     .arg(&dir)
                     .arg("--script")
                     .arg(format!("res://bench/{script}.gd"))
@@ -454,6 +506,14 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
                 out.text
             }
         };
+        for l in text_out.lines() {
+            if l.starts_with("render world")
+                || l.starts_with("large world bench")
+                || l.starts_with("lod ")
+            {
+                eprintln!("{l}");
+            }
+        }
         lines.extend(
             text_out
                 .lines()

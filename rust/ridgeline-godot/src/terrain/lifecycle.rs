@@ -36,6 +36,7 @@ impl INode3D for Terrain3D {
             near_bodies: Default::default(),
             render_path: super::render_path::RenderPath::Auto,
             render_path_reason: "",
+            frame_cost: Default::default(),
             terrain_id: GString::new(),
             use_generation_cache: true,
             scatter_exclusions: PackedStringArray::new(),
@@ -78,12 +79,14 @@ impl INode3D for Terrain3D {
     }
 
     fn process(&mut self, _delta: f64) {
+        let start = std::time::Instant::now();
         self.poll_job();
         // One upload per frame for every paint write since the last frame.
         let uploaded = self.flush_paint_uploads();
         self.refresh_stale_lods();
         let patches_uploaded = self.show_patches();
         self.settle_process(uploaded || patches_uploaded);
+        self.frame_cost.process = start.elapsed().as_secs_f64() * 1e6;
     }
 
     fn on_notification(&mut self, what: Node3DNotification) {

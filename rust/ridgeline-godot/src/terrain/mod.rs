@@ -124,6 +124,8 @@ pub struct Terrain3D {
     render_path: render_path::RenderPath,
     /// Why the current render path was chosen.
     render_path_reason: &'static str,
+    /// CPU time of the last `_process` and near-collision tick (see [method get_frame_cost_usec]).
+    frame_cost: render_path::FrameCost,
     /// Stable id of this placement for water queries and trackers
     /// ([method TerrainWater.sample]'s `terrain_id`); empty uses the node's path.
     #[export]

@@ -35,8 +35,26 @@ impl RenderPath {
     }
 }
 
+/// CPU time the terrain spent in its last frame, microseconds.
+#[derive(Default, Clone, Copy)]
+pub struct FrameCost {
+    /// The last `_process` (generation polling, uploads, the GPU path's level selection).
+    pub process: f64,
+    /// The last near-bodies collision step (before a physics tick).
+    pub physics: f64,
+}
+
 #[godot_api(secondary)]
 impl Terrain3D {
+    /// CPU time (microseconds) the terrain spent in its last `_process` (generation polling,
+    /// paint and texture uploads, the GPU path's culling and level choice) plus its last
+    /// near-bodies collision step; 0 for a part that did not run. The
+    /// `godot_frame_cpu_4km` benchmark reads it.
+    #[func]
+    pub fn get_frame_cost_usec(&self) -> f64 {
+        self.frame_cost.process + self.frame_cost.physics
+    }
+
     /// The path drawing the terrain: [constant RENDER_GPU] or [constant RENDER_MESH]
     /// ([constant RENDER_AUTO] decided by the map's size), or [constant RENDER_AUTO] before the
     /// first surface is shown. [method get_render_path_reason] says why.

@@ -200,8 +200,8 @@ impl Terrain3D {
     /// Bytes the extension itself holds for the current surface, by part: `surface` (heights,
     /// normals, holes, bounds), `meshes` and `collision` (CPU chunk data waiting for the
     /// servers; zero once the terrain is shown — it is rebuilt from the surface when needed),
-    /// `water`, `query_index` (one byte per cell once [method get_surface] was called) and
-    /// `total`. Server-side copies (GPU buffers, physics shapes) are counted by
+    /// `water`, `query_index` (one byte per cell once [method get_surface] was called),
+    /// `patches` (the GPU path's level errors and instance buffer) and `total`. Server-side copies (GPU buffers, physics shapes) are counted by
     /// Godot, not here.
     #[func]
     pub fn get_memory_usage(&self) -> VarDictionary {
@@ -218,11 +218,13 @@ impl Terrain3D {
         d.set("meshes", meshes as i64);
         d.set("collision", collision as i64);
         let index = self.view.surface_index_bytes();
+        let patches = self.chunks.patches().map_or(0, |p| p.heap_bytes());
         d.set("water", water as i64);
         d.set("query_index", index as i64);
+        d.set("patches", patches as i64);
         d.set(
             "total",
-            (surface + meshes + collision + water + index) as i64,
+            (surface + meshes + collision + water + index + patches) as i64,
         );
         d
     }

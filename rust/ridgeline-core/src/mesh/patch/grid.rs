@@ -46,7 +46,7 @@ pub fn patch_grid(quads: u32) -> PatchGrid {
         }
     }
     // Skirts: the edge samples again with the flag, two triangles per segment facing out.
-    let edges: [(Vec<(u32, u32)>, [f32; 3]); 4] = [
+    let edges: [crate::mesh::Edge; 4] = [
         ((0..=n).map(|i| (i, 0)).collect(), [0.0, 0.0, -1.0]),
         ((0..=n).map(|i| (i, n)).collect(), [0.0, 0.0, 1.0]),
         ((0..=n).map(|j| (0, j)).collect(), [-1.0, 0.0, 0.0]),

@@ -69,7 +69,12 @@ pub fn select_patches(
 
 /// The coarsest level of `c` whose error projects within the allowance at `dist`.
 fn level_for(c: &PatchLevels, dist: f32, view: &PatchView) -> usize {
-    if !(view.error_pixels > 0.0) || !view.pixels_per_unit.is_finite() {
+    let allowance = if view.error_pixels.is_nan() {
+        0.0
+    } else {
+        view.error_pixels
+    };
+    if allowance <= 0.0 || !view.pixels_per_unit.is_finite() {
         return 0;
     }
     let scale = if view.orthographic {

@@ -1,0 +1,81 @@
+extends "res://lib/case.gd"
+## Render paths: chunk meshes or GPU patches, chosen by `render_path` (auto by size), with the
+## reason reported; the GPU path keeps queries, collision and edits exactly as the mesh path.
+
+const RECIPE := '{"size": [256, 256], "resolution": [128, 128], "seed": 7, "chunk_cells": 16, "landforms": {"hills": {"base_height": 2, "height_variation": 30, "feature_size": 64, "octaves": 4}}, "default_landform": "hills"}'
+
+
+func _terrain(path: int) -> Terrain3D:
+	var terrain := Terrain3D.new()
+	terrain.recipe = RECIPE
+	terrain.render_path = path
+	add_child(terrain)
+	terrain.wait_for_generation()
+	return terrain
+
+
+func _physics_y(terrain: Terrain3D, x: float, z: float) -> float:
+	var space := terrain.get_world_3d().direct_space_state
+	var hit := space.intersect_ray(PhysicsRayQueryParameters3D.create(Vector3(x, 300, z), Vector3(x, -300, z)))
+	return hit["position"].y if not hit.is_empty() else NAN
+
+
+func test_auto_draws_a_small_map_with_chunk_meshes() -> void:
+	var terrain := _terrain(Terrain3D.RENDER_AUTO)
+	assert_eq(terrain.get_render_path_in_use(), Terrain3D.RENDER_MESH, "auto on 129² samples")
+	assert_true(terrain.get_render_path_reason().contains("AUTO"), terrain.get_render_path_reason())
+	assert_eq(terrain.get_chunk_instance_count(), 64, "one mesh instance per chunk")
+	assert_true(terrain.get_patch_info().is_empty(), "no patch info on the mesh path")
+	terrain.queue_free()
+
+
+func test_the_gpu_path_draws_patches_and_keeps_queries_and_collision() -> void:
+	var mesh := _terrain(Terrain3D.RENDER_MESH)
+	var gpu := _terrain(Terrain3D.RENDER_GPU)
+	assert_eq(gpu.get_render_path_in_use(), Terrain3D.RENDER_GPU, "GPU path in use")
+	assert_eq(gpu.get_render_path_reason(), "GPU patches: render_path is GPU")
+	assert_eq(gpu.get_chunk_instance_count(), 0, "no chunk meshes on the GPU path")
+	var info := gpu.get_patch_info()
+	# 16-cell chunks: steps 1, 2, 4, 8, 16.
+	assert_eq(info["levels"], 5, "one patch level per step: %s" % info)
+	# Heights: 129² samples in one 256-texel tile... two textures of 4 bytes per texel.
+	assert_true(info["texture_bytes"] >= 2 * 129 * 129 * 4, "texture bytes %s" % info)
+	await get_tree().physics_frame
+	await get_tree().physics_frame
+	for p in [Vector3(10, 0, 10), Vector3(100.5, 0, 37.25), Vector3(250, 0, 200)]:
+		assert_eq(gpu.get_height(p), mesh.get_height(p), "same height at %s" % p)
+		assert_eq(gpu.get_normal(p), mesh.get_normal(p), "same normal at %s" % p)
+		assert_near(_physics_y(gpu, p.x, p.z), gpu.get_height(p), 0.01, "collision at %s" % p)
+	mesh.queue_free()
+	await get_tree().physics_frame
+	# Edits on the GPU path: queries and collision follow, the textures are marked for upload.
+	var before := gpu.get_height(Vector3(128, 0, 128))
+	var uploads: int = gpu.get_patch_info()["uploads"]
+	assert_true(gpu.apply_stroke({"type": "raise", "center": [128, 128], "radius": 10.0, "amount": 5.0}), "raise")
+	assert_true(gpu.get_height(Vector3(128, 0, 128)) > before + 1.0, "the height rose")
+	await get_tree().physics_frame
+	await get_tree().physics_frame
+	await get_tree().process_frame
+	assert_near(_physics_y(gpu, 128, 128), gpu.get_height(Vector3(128, 0, 128)), 0.01, "collision followed")
+	assert_true(gpu.apply_stroke({"type": "hole", "center": [40, 40], "radius": 3.0}), "hole")
+	await get_tree().physics_frame
+	await get_tree().physics_frame
+	assert_true(is_nan(_physics_y(gpu, 40.5, 40.5)), "a physics ray passes through the hole")
+	assert_true(gpu.undo_stroke(), "undo the hole")
+	await get_tree().physics_frame
+	await get_tree().physics_frame
+	assert_false(is_nan(_physics_y(gpu, 40.5, 40.5)), "and collides again after undo")
+	gpu.queue_free()
+
+
+func test_switching_paths_rebuilds_the_drawn_surface() -> void:
+	var terrain := _terrain(Terrain3D.RENDER_MESH)
+	assert_eq(terrain.get_chunk_instance_count(), 64)
+	terrain.render_path = Terrain3D.RENDER_GPU
+	assert_eq(terrain.get_render_path_in_use(), Terrain3D.RENDER_GPU, "switched to GPU")
+	assert_eq(terrain.get_chunk_instance_count(), 0, "meshes gone")
+	assert_eq(terrain.get_collision_info()["chunks"], 64, "collision kept")
+	terrain.render_path = Terrain3D.RENDER_MESH
+	assert_eq(terrain.get_render_path_in_use(), Terrain3D.RENDER_MESH, "back to meshes")
+	assert_eq(terrain.get_chunk_instance_count(), 64, "meshes rebuilt")
+	terrain.queue_free()
