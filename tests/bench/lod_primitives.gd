@@ -33,6 +33,8 @@ func _run() -> void:
 	camera.make_current()
 	var sun := DirectionalLight3D.new()
 	root.add_child(sun)
+	# godot_lod_primitives is the mesh path's; the GPU path's follows below.
+	terrain.render_path = Terrain3D.RENDER_MESH
 	terrain.lod_error_pixels = 0.0
 	var full := await _primitives()
 	terrain.lod_error_pixels = 2.0

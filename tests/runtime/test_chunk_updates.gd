@@ -12,6 +12,8 @@ const RECIPE := '{"size": [128, 96], "resolution": [64, 48], "seed": 5, "chunk_c
 func _terrain() -> Terrain3D:
 	var terrain := Terrain3D.new()
 	terrain.recipe = RECIPE
+	# In-place vertex writes and level errors are the mesh path's.
+	terrain.render_path = Terrain3D.RENDER_MESH
 	add_child(terrain)
 	terrain.wait_for_generation()
 	return terrain

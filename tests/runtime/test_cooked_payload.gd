@@ -21,7 +21,7 @@ func test_cooked_payload_loads_without_generating() -> void:
 	for i in 100:
 		var p := Vector3(rng.randf_range(0, 128), 0, rng.randf_range(0, 96))
 		assert_eq(cooked.get_height(p), generated.get_height(p), "cooked equals generated at %s" % p)
-	assert_eq(cooked.get_chunk_instance_count(), 12, "chunks built from the payload")
+	assert_eq(cooked.get_chunk_count(), 12, "chunks built from the payload")
 	for t in [cooked, generated]:
 		assert_eq(t.get_biome(Vector3(100, 0, 70)), &"sand", "the painted region survives cooking")
 		assert_eq(t.get_biome(Vector3(30, 0, 30)), &"meadow", "the default elsewhere")

@@ -1,6 +1,7 @@
 extends "res://lib/case.gd"
-## Render paths: chunk meshes or GPU patches, chosen by `render_path` (auto by size), with the
-## reason reported; the GPU path keeps queries, collision and edits exactly as the mesh path.
+## Render paths: GPU patches or chunk meshes, chosen by `render_path` (auto: patches, meshes as
+## the fallback when chunk_cells is not a multiple of 4), with the reason reported; the GPU path
+## keeps queries, collision and edits exactly as the mesh path.
 
 const RECIPE := '{"size": [256, 256], "resolution": [128, 128], "seed": 7, "chunk_cells": 16, "landforms": {"hills": {"base_height": 2, "height_variation": 30, "feature_size": 64, "octaves": 4}}, "default_landform": "hills"}'
 
@@ -20,13 +21,23 @@ func _physics_y(terrain: Terrain3D, x: float, z: float) -> float:
 	return hit["position"].y if not hit.is_empty() else NAN
 
 
-func test_auto_draws_a_small_map_with_chunk_meshes() -> void:
+func test_auto_draws_with_patches_and_falls_back_to_meshes() -> void:
 	var terrain := _terrain(Terrain3D.RENDER_AUTO)
-	assert_eq(terrain.get_render_path_in_use(), Terrain3D.RENDER_MESH, "auto on 129² samples")
-	assert_true(terrain.get_render_path_reason().contains("AUTO"), terrain.get_render_path_reason())
-	assert_eq(terrain.get_chunk_instance_count(), 64, "one mesh instance per chunk")
-	assert_true(terrain.get_patch_info().is_empty(), "no patch info on the mesh path")
+	assert_eq(terrain.get_render_path_in_use(), Terrain3D.RENDER_GPU, "auto draws patches")
+	assert_eq(terrain.get_render_path_reason(), "GPU patches: render_path is AUTO")
+	assert_eq(terrain.get_chunk_count(), 64, "64 chunks shown")
+	assert_eq(terrain.get_chunk_instance_count(), 0, "no chunk meshes")
 	terrain.queue_free()
+	# 6-cell chunks get only steps 1 and 2 on patches: the mesh path draws them.
+	var odd := Terrain3D.new()
+	odd.recipe = RECIPE.replace('"chunk_cells": 16', '"chunk_cells": 6')
+	add_child(odd)
+	odd.wait_for_generation()
+	assert_eq(odd.get_render_path_in_use(), Terrain3D.RENDER_MESH, "fallback")
+	assert_true(odd.get_render_path_reason().contains("multiple of 4"), odd.get_render_path_reason())
+	assert_eq(odd.get_chunk_instance_count(), odd.get_chunk_count(), "one mesh instance per chunk")
+	assert_true(odd.get_patch_info().is_empty(), "no patch info on the mesh path")
+	odd.queue_free()
 
 
 func test_the_gpu_path_draws_patches_and_keeps_queries_and_collision() -> void:

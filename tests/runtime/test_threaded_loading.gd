@@ -62,7 +62,7 @@ func test_many_assets_load_on_loader_threads_at_once() -> void:
 	terrain.asset = cooked
 	add_child(terrain)
 	assert_true(terrain.wait_for_generation(), "a cooked payload loaded on a thread shows")
-	assert_eq(terrain.get_chunk_instance_count(), 12, "with its chunks")
+	assert_eq(terrain.get_chunk_count(), 12, "with its chunks")
 	for pair in paths:
 		DirAccess.remove_absolute(ProjectSettings.globalize_path(pair[1]))
 

@@ -144,7 +144,7 @@ func test_equal_body_ids_on_two_placements_do_not_mix() -> void:
 	var events := tracker.update(Vector3(32, -1, 232))
 	assert_eq(_phases(events), ["exit:west", "enter:west"], "same body id, other placement")
 	assert_eq(events[1].sample.terrain_id, "right", "the new placement")
-	assert_eq(left.get_chunk_instance_count() > 0, true, "both terrains shown")
+	assert_eq(left.get_chunk_count() > 0, true, "both terrains shown")
 
 
 func test_water_is_drawn_and_has_no_collider() -> void:

@@ -16,14 +16,15 @@ pub mod texels;
 
 use crate::grid::Grid;
 
-/// Up to this many samples `RenderPath::Auto` draws chunk meshes; above, GPU patches
-/// (2049 × 2049, a 2 km map at 1 m).
-pub const AUTO_MESH_MAX_SAMPLES: usize = 2049 * 2049;
+/// `RenderPath::Auto` draws with GPU patches when the chunks get at least this many patch
+/// levels (steps 1, 2, 4: `chunk_cells` a multiple of 4); with fewer the patches could hardly
+/// coarsen, and chunk meshes (whose levels always reach the chunk's edge) draw the terrain.
+pub const MIN_PATCH_LEVELS: usize = 3;
 
 /// How a terrain is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenderPath {
-    /// Chunk meshes up to [`AUTO_MESH_MAX_SAMPLES`], GPU patches above.
+    /// GPU patches, unless the chunks cannot have [`MIN_PATCH_LEVELS`] levels.
     Auto,
     /// Shared grid patches reading height and normal textures.
     Gpu,
@@ -32,19 +33,16 @@ pub enum RenderPath {
 }
 
 impl RenderPath {
-    /// The path a terrain of `grid`'s size is drawn with, and why.
+    /// The path a terrain of `grid` is drawn with, and why.
     pub fn resolve(self, grid: &Grid) -> (RenderPath, &'static str) {
         match self {
             RenderPath::Gpu => (RenderPath::Gpu, "GPU patches: render_path is GPU"),
             RenderPath::Mesh => (RenderPath::Mesh, "chunk meshes: render_path is MESH"),
-            RenderPath::Auto if grid.sample_count() > AUTO_MESH_MAX_SAMPLES => (
-                RenderPath::Gpu,
-                "GPU patches: render_path is AUTO and the map has more than 2049 × 2049 samples",
-            ),
-            RenderPath::Auto => (
+            RenderPath::Auto if grid::patch_steps(grid.chunk_cells()).len() < MIN_PATCH_LEVELS => (
                 RenderPath::Mesh,
-                "chunk meshes: render_path is AUTO and the map has at most 2049 × 2049 samples",
+                "chunk meshes: render_path is AUTO and chunk_cells is not a multiple of 4, so GPU patches would have too few levels of detail",
             ),
+            RenderPath::Auto => (RenderPath::Gpu, "GPU patches: render_path is AUTO"),
         }
     }
 }
@@ -54,13 +52,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn auto_draws_large_maps_with_patches() {
+    fn auto_draws_with_patches_unless_chunks_cannot_coarsen() {
         let small = Grid::new([1024.0, 1024.0], [1024, 1024], 64).unwrap();
-        let large = Grid::new([4096.0, 4096.0], [4096, 4096], 64).unwrap();
-        assert_eq!(RenderPath::Auto.resolve(&small).0, RenderPath::Mesh);
-        assert_eq!(RenderPath::Auto.resolve(&large).0, RenderPath::Gpu);
-        assert_eq!(RenderPath::Gpu.resolve(&small).0, RenderPath::Gpu);
-        assert_eq!(RenderPath::Mesh.resolve(&large).0, RenderPath::Mesh);
-        assert!(RenderPath::Auto.resolve(&large).1.contains("2049"));
+        let odd = Grid::new([60.0, 60.0], [60, 60], 6).unwrap();
+        assert_eq!(RenderPath::Auto.resolve(&small).0, RenderPath::Gpu);
+        assert_eq!(RenderPath::Auto.resolve(&odd).0, RenderPath::Mesh);
+        assert!(RenderPath::Auto.resolve(&odd).1.contains("multiple of 4"));
+        assert_eq!(RenderPath::Gpu.resolve(&odd).0, RenderPath::Gpu);
+        assert_eq!(RenderPath::Mesh.resolve(&small).0, RenderPath::Mesh);
     }
 }

@@ -43,6 +43,9 @@ pub struct GpuPatches {
     shown: PatchSelection,
     buffer: Vec<f32>,
     wall_bottom: f32,
+    /// Chunks whose levels wait for a re-measure (edited since the last flush).
+    stale: Vec<bool>,
+    any_stale: bool,
     /// Level buffers uploaded, and selections that changed something (checks and benches).
     pub uploads: u64,
     /// Chunks drawn by the last selection.
@@ -76,6 +79,8 @@ impl GpuPatches {
             shown: PatchSelection::default(),
             buffer: Vec::new(),
             wall_bottom: 0.0,
+            stale: Vec::new(),
+            any_stale: false,
             uploads: 0,
             drawn: 0,
         };
@@ -193,9 +198,10 @@ impl GpuPatches {
     }
 
     /// After an edit of the samples in `rect` (heights or holes): marks the texture tiles (the
-    /// normals one sample wider, as they follow the neighbours) and re-measures the chunks'
-    /// levels. The textures upload at the next [`Self::flush`].
-    pub fn edited(&mut self, field: &Heightfield, rect: Rect, material: &mut SurfaceMaterial) {
+    /// normals one sample wider, as they follow the neighbours) and the chunks whose levels
+    /// must be re-measured. Both happen at the next [`Self::flush`] (once per frame, however
+    /// many edits came).
+    pub fn edited(&mut self, field: &Heightfield, rect: Rect) {
         if rect.is_empty() || *field.grid() != self.grid {
             return;
         }
@@ -214,34 +220,48 @@ impl GpuPatches {
         let cz0 = rect.z0.saturating_sub(1) / c;
         let cx1 = (rect.x1 / c + 1).min(nx as usize);
         let cz1 = (rect.z1 / c + 1).min(nz as usize);
-        let touched: Vec<usize> = (cz0..cz1)
-            .flat_map(|cz| (cx0..cx1).map(move |cx| cz * nx as usize + cx))
-            .collect();
-        let remeasured = ridgeline_core::mesh::par_map(&touched, |&i| {
-            (
-                i,
-                patch_levels(field, (i % nx as usize) as u32, (i / nx as usize) as u32),
-            )
-        });
-        for (i, l) in remeasured {
-            self.chunks[i] = l;
+        if self.stale.len() != self.chunks.len() {
+            self.stale = vec![false; self.chunks.len()];
         }
-        self.set_params(field, material);
-        let aabb = self.local_aabb(field);
-        let mut rs = RenderingServer::singleton();
-        for level in &self.levels {
-            rs.mesh_set_custom_aabb(level.mesh, aabb);
-            rs.multimesh_set_custom_aabb(level.multimesh, aabb);
+        for cz in cz0..cz1 {
+            for cx in cx0..cx1 {
+                self.stale[cz * nx as usize + cx] = true;
+                self.any_stale = true;
+            }
         }
-        // Skirt depths may have changed: upload every level at the next selection.
-        self.shown = PatchSelection::default();
     }
 
-    /// Uploads the texture tiles edits dirtied since the last flush (once per frame). Returns
-    /// the tiles uploaded.
-    pub fn flush(&mut self, field: &Heightfield) -> usize {
+    /// Once per frame: re-measures the levels of the chunks edits touched (then the material's
+    /// wall bottom and the culling boxes follow, and every level uploads at the next selection:
+    /// skirt depths may have changed), and uploads the texture tiles edits dirtied. Returns the
+    /// tiles uploaded.
+    pub fn flush(&mut self, field: &Heightfield, material: &mut SurfaceMaterial) -> usize {
         if *field.grid() != self.grid {
             return 0;
+        }
+        if self.any_stale {
+            self.any_stale = false;
+            let [nx, _] = self.grid.chunks();
+            let touched: Vec<usize> = (0..self.stale.len())
+                .filter(|&i| std::mem::take(&mut self.stale[i]))
+                .collect();
+            let remeasured = ridgeline_core::mesh::par_map(&touched, |&i| {
+                (
+                    i,
+                    patch_levels(field, (i % nx as usize) as u32, (i / nx as usize) as u32),
+                )
+            });
+            for (i, l) in remeasured {
+                self.chunks[i] = l;
+            }
+            self.set_params(field, material);
+            let aabb = self.local_aabb(field);
+            let mut rs = RenderingServer::singleton();
+            for level in &self.levels {
+                rs.mesh_set_custom_aabb(level.mesh, aabb);
+                rs.multimesh_set_custom_aabb(level.multimesh, aabb);
+            }
+            self.shown = PatchSelection::default();
         }
         self.heights
             .flush_with(&|r, out, stride| height_texels(field, r, out, stride))
@@ -250,9 +270,9 @@ impl GpuPatches {
                 .flush_with(&|r, out, stride| normal_texels(field, r, out, stride))
     }
 
-    /// True when texture tiles wait for a flush.
+    /// True when texture tiles or chunk levels wait for a flush.
     pub fn is_dirty(&self) -> bool {
-        self.heights.is_dirty() || self.normals.is_dirty()
+        self.any_stale || self.heights.is_dirty() || self.normals.is_dirty()
     }
 
     /// Moves the patches with the node.

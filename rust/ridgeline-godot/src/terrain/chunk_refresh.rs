@@ -101,8 +101,11 @@ impl Terrain3D {
     ) {
         let [nx, _] = field.grid().chunks();
         if self.chunks.patches().is_some() {
-            // GPU path: the textures follow by tile, the levels are re-measured; collision as
-            // on the mesh path.
+            // GPU path: the textures follow by tile, the levels are re-measured (at the next
+            // frame); collision as on the mesh path. Paint-only changes touch no chunk.
+            if change.chunks.is_empty() {
+                return;
+            }
             let cols = mesh::par_map(&change.chunks, |&[cx, cz]| {
                 (
                     (cz * nx + cx) as usize,
@@ -113,7 +116,7 @@ impl Terrain3D {
                 self.chunks.bodies_mut().update(*i, col);
             }
             if let Some(p) = self.chunks.patches_mut() {
-                p.edited(field, change.touched, &mut self.materials.surface);
+                p.edited(field, change.touched);
             }
             self.chunk_updates += cols.len() as u64;
             self.want_process();

@@ -115,10 +115,11 @@ pub struct Terrain3D {
     collision_radius: f32,
     /// The moving bodies near-bodies collision follows (see [`collision`]).
     near_bodies: collision::NearBodies,
-    /// How the terrain is drawn: chunk meshes or GPU patches (see [enum RenderPath]).
-    /// [constant RENDER_AUTO] (default) draws maps up to 2049 × 2049 samples with chunk meshes
-    /// and larger ones with GPU patches. Changing it rebuilds the drawn surface;
-    /// [method get_render_path_reason] says which path is in use and why.
+    /// How the terrain is drawn: GPU patches or chunk meshes (see [enum RenderPath]).
+    /// [constant RENDER_AUTO] (default) draws with GPU patches and falls back to chunk meshes
+    /// when the chunks cannot coarsen on patches (`chunk_cells` not a multiple of 4). Changing
+    /// it rebuilds the drawn surface; [method get_render_path_reason] says which path is in use
+    /// and why.
     #[export]
     #[var(set)]
     render_path: render_path::RenderPath,

@@ -14,12 +14,14 @@ use ridgeline_core::mesh::patch::select::PatchView;
 class_enum! {
     /// How a terrain is drawn ([member Terrain3D.render_path]).
     pub enum RenderPath for Terrain3D as "RenderPath" {
-        /// Chunk meshes up to 2049 × 2049 samples (a 2 km map at 1 m), GPU patches above.
+        /// GPU patches, unless the chunks cannot coarsen on them ([member
+        /// Terrain3D.render_path]'s fallback: `chunk_cells` not a multiple of 4); then chunk
+        /// meshes. [method Terrain3D.get_render_path_reason] says which and why.
         Auto = 0 as "RENDER_AUTO",
         /// GPU patches: one shared grid patch per level of detail, drawn instanced; the vertex
         /// shader reads heights and normals from textures updated by sub-rectangle on edits.
         Gpu = 1 as "RENDER_GPU",
-        /// One mesh per chunk with index-only levels of detail (Godot's mesh LOD).
+        /// One mesh per chunk with index-only levels of detail (Godot's mesh LOD): the fallback.
         Mesh = 2 as "RENDER_MESH",
     }
 }
@@ -79,6 +81,17 @@ impl Terrain3D {
         GString::from(self.render_path_reason)
     }
 
+    /// Chunks of the shown surface (drawn by chunk meshes or GPU patches; 0 before the first
+    /// surface is shown).
+    #[func]
+    pub fn get_chunk_count(&self) -> i32 {
+        if self.chunks.is_built() {
+            self.chunks.bodies().total() as i32
+        } else {
+            0
+        }
+    }
+
     /// GPU path state: `levels` (patch levels), `drawn` (chunks drawn by the last frame's
     /// selection), `per_level` (chunks drawn at each level, finest first), `uploads` (instance
     /// buffers uploaded so far), `texture_bytes` (height and normal textures on the GPU).
@@ -126,7 +139,7 @@ impl Terrain3D {
         if let Some(p) = self.chunks.patches_mut()
             && p.is_dirty()
         {
-            uploaded = p.flush(&prepared.field) > 0;
+            uploaded = p.flush(&prepared.field, &mut self.materials.surface) > 0;
         }
         let Some(camera) = self.viewing_camera() else {
             return uploaded;

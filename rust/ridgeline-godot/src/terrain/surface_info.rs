@@ -191,7 +191,8 @@ impl Terrain3D {
         self.water.surface_count() as i32
     }
 
-    /// Number of chunk render instances currently owned (for diagnostics and tests).
+    /// Number of chunk mesh instances currently owned (the mesh path; 0 on the GPU path, whose
+    /// chunks are instances of shared patches: see [method get_chunk_count]).
     #[func]
     pub fn get_chunk_instance_count(&self) -> i32 {
         self.chunks.instance_count() as i32
