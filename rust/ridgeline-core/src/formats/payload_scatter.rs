@@ -221,6 +221,10 @@ mod tests {
     fn version_3_payloads_still_load_and_corrupt_placements_are_located() {
         let mut v3 = encode(&terrain(Scatter::default()));
         v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+        // Version 3 carries the FNV-1a checksum.
+        let head = 14 + u16::from_le_bytes([v3[12], v3[13]]) as usize;
+        let sum = crate::formats::payload::checksum(3, &v3[head + 16..]);
+        v3[head + 8..head + 16].copy_from_slice(&sum.to_le_bytes());
         assert!(decode(&v3, "t.bin").unwrap().scatter.is_empty());
         let mut bad = forest();
         bad.placements[4].rule = 9;
@@ -242,6 +246,9 @@ mod tests {
         );
         let mut v3 = encode(&terrain(forest()));
         v3[8..12].copy_from_slice(&3u32.to_le_bytes());
+        let head = 14 + u16::from_le_bytes([v3[12], v3[13]]) as usize;
+        let sum = crate::formats::payload::checksum(3, &v3[head + 16..]);
+        v3[head + 8..head + 16].copy_from_slice(&sum.to_le_bytes());
         let e = decode(&v3, "t.bin").unwrap_err().to_string();
         assert!(e.contains("version-3 payload cannot hold scatter"), "{e}");
     }

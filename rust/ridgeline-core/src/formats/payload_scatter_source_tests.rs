@@ -10,7 +10,6 @@ use crate::recipe::Document;
 use crate::scatter::filter::Environment;
 use crate::scatter::foliage_place::{FoliageEnv, place_chunk};
 use crate::scatter::palette::Collision;
-use crate::seed::fnv1a;
 use serde_json::{Value, json};
 use std::sync::atomic::AtomicBool;
 
@@ -120,7 +119,7 @@ fn forge(version: u32, meta: &Value, rest: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
     out.extend_from_slice(generator);
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&crate::formats::payload::checksum(version, &body).to_le_bytes());
     out.extend_from_slice(&body);
     out
 }

@@ -158,7 +158,7 @@ fn forge_raw(meta: &str, samples: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
     out.extend_from_slice(generator);
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+    out.extend_from_slice(&checksum(PAYLOAD_VERSION, &body).to_le_bytes());
     out.extend_from_slice(&body);
     out
 }

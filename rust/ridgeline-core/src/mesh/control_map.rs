@@ -134,8 +134,11 @@ pub fn encode_rect(
         (-1, 1, 1),
         (1, 1, 1),
     ];
-    for z in rect.z0..rect.z1.min(depth) {
-        for x in rect.x0..rect.x1.min(width) {
+    let (z0, z1) = (rect.z0.min(depth), rect.z1.min(depth));
+    let (x0, x1) = (rect.x0.min(width), rect.x1.min(width));
+    let row = |(k, out): (usize, &mut [u8])| {
+        let z = z0 + k;
+        for x in x0..x1 {
             let base = id(x, z);
             // (id, weight) of the other ids around, at most 8 distinct.
             let mut others: [(u8, u32); 8] = [(0, 0); 8];
@@ -162,14 +165,30 @@ pub fn encode_rect(
                 .copied()
                 .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
                 .unwrap_or((base, 0));
-            let i = (z * width + x) * 4;
-            texels[i] = base;
-            texels[i + 1] = overlay;
-            texels[i + 2] = (weight * 255 / 24) as u8;
-            texels[i + 3] = biomes[z * width + x];
+            let i = x * 4;
+            out[i] = base;
+            out[i + 1] = overlay;
+            out[i + 2] = (weight * 255 / 24) as u8;
+            out[i + 3] = biomes[z * width + x];
         }
+    };
+    if z1 <= z0 {
+        return;
+    }
+    let rows = &mut texels[z0 * width * 4..z1 * width * 4];
+    // A brush stamp's few hundred texels cost less than waking the thread pool; whole maps
+    // (a terrain's first control map) go row-parallel (each row is written by one thread, so
+    // the result is the same).
+    if (x1 - x0) * (z1 - z0) < PARALLEL_TEXELS {
+        rows.chunks_mut(width * 4).enumerate().for_each(row);
+    } else {
+        use rayon::prelude::*;
+        rows.par_chunks_mut(width * 4).enumerate().for_each(row);
     }
 }
+
+/// Texels from which [`encode_rect`] works row-parallel.
+const PARALLEL_TEXELS: usize = 1 << 16;
 
 /// The tint a biome colour (linear RGBA 0–1) applies to textured or palette materials: the
 /// colour's hue and saturation at `strength` (0 = white, 1 = the colour normalised to mean 1),
@@ -315,5 +334,33 @@ mod tests {
         assert_eq!(material_tint([0.42, 0.52, 0.3, 1.0], 0.0), [1.0; 4]);
         assert_eq!(material_tint([0.0, 0.0, 0.0, 1.0], 1.0), [1.0; 4]);
         assert_eq!(material_tint([f32::NAN, 1.0, 1.0, 1.0], f32::NAN), [1.0; 4]);
+    }
+
+    #[test]
+    fn whole_maps_encode_in_parallel_as_row_by_row() {
+        let (w, d) = (300, 260);
+        let roles: Vec<u8> = (0..w * d).map(|i| ((i * 7 + i / 13) % 9) as u8).collect();
+        let biomes: Vec<u8> = (0..w * d).map(|i| ((i / 50) % 3) as u8).collect();
+        let table = LayerTable::identity();
+        let mut whole = vec![0u8; w * d * 4];
+        let all = TexelRect {
+            x0: 0,
+            z0: 0,
+            x1: w,
+            z1: d,
+        };
+        encode_rect(w, d, &roles, &biomes, &table, all, &mut whole);
+        let mut rows = vec![0u8; w * d * 4];
+        for z in 0..d {
+            let one = TexelRect {
+                x0: 0,
+                z0: z,
+                x1: w,
+                z1: z + 1,
+            };
+            encode_rect(w, d, &roles, &biomes, &table, one, &mut rows);
+        }
+        assert_eq!(whole, rows);
+        assert!(whole.iter().any(|&b| b != 0));
     }
 }

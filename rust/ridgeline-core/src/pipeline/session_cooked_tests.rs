@@ -224,7 +224,8 @@ fn with_meta(bytes: &[u8], edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
     new.extend_from_slice(&body[4 + len..]);
     let mut out = bytes[..head].to_vec();
     out.extend_from_slice(&(new.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crate::seed::fnv1a(&new).to_le_bytes());
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    out.extend_from_slice(&crate::formats::payload::checksum(version, &new).to_le_bytes());
     out.extend_from_slice(&new);
     out
 }
@@ -408,7 +409,8 @@ fn with_body(bytes: &[u8], edit: impl Fn(&mut Vec<u8>)) -> Vec<u8> {
     edit(&mut body);
     let mut out = bytes[..head].to_vec();
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crate::seed::fnv1a(&body).to_le_bytes());
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    out.extend_from_slice(&crate::formats::payload::checksum(version, &body).to_le_bytes());
     out.extend_from_slice(&body);
     out
 }
