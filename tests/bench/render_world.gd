@@ -13,6 +13,8 @@ extends SceneTree
 ##   cooked 4 km terrain; median over 600 frames at a fixed 1/60 s step. Goal ≤ 0.5 ms. Skipped
 ##   when res://fixtures/generated/four_km.terrain.bin is missing.
 
+const PlainPeer := preload("res://bench/plain_peer.gd")
+
 var camera: Camera3D
 
 
@@ -90,46 +92,10 @@ func _peer_memory() -> float:
 	await _settle(2)
 	var static_before := OS.get_static_memory_usage()
 	var video_before := _video()
-	var shape := HeightMapShape3D.new()
-	shape.map_width = n
-	shape.map_depth = n
-	shape.map_data = heights
-	var body := PhysicsServer3D.body_create()
-	PhysicsServer3D.body_add_shape(body, shape.get_rid())
+	var plain := PlainPeer.build(heights, n)
+	var body: RID = plain["body"]
 	PhysicsServer3D.body_set_space(body, root.get_world_3d().space)
-	var verts := PackedVector3Array()
-	verts.resize(n * n)
-	var normals := PackedVector3Array()
-	normals.resize(n * n)
-	var uvs := PackedVector2Array()
-	uvs.resize(n * n)
-	for z in n:
-		for x in n:
-			verts[z * n + x] = Vector3(x, heights[z * n + x], z)
-			normals[z * n + x] = Vector3.UP
-			uvs[z * n + x] = Vector2(x, z) / float(n - 1)
-	var indices := PackedInt32Array()
-	indices.resize((n - 1) * (n - 1) * 6)
-	var k := 0
-	for z in n - 1:
-		for x in n - 1:
-			var i := z * n + x
-			indices[k] = i; indices[k + 1] = i + 1; indices[k + 2] = i + n
-			indices[k + 3] = i + 1; indices[k + 4] = i + n + 1; indices[k + 5] = i + n
-			k += 6
-	var arrays := []
-	arrays.resize(Mesh.ARRAY_MAX)
-	arrays[Mesh.ARRAY_VERTEX] = verts
-	arrays[Mesh.ARRAY_NORMAL] = normals
-	arrays[Mesh.ARRAY_TEX_UV] = uvs
-	arrays[Mesh.ARRAY_INDEX] = indices
-	var mesh := ArrayMesh.new()
-	mesh.add_surface_from_arrays(Mesh.PRIMITIVE_TRIANGLES, arrays)
-	verts = PackedVector3Array()
-	normals = PackedVector3Array()
-	uvs = PackedVector2Array()
-	indices = PackedInt32Array()
-	arrays = []
+	var mesh: ArrayMesh = plain["mesh"]
 	var inst := MeshInstance3D.new()
 	inst.mesh = mesh
 	root.add_child(inst)
