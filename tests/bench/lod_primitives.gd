@@ -33,53 +33,27 @@ func _run() -> void:
 	camera.make_current()
 	var sun := DirectionalLight3D.new()
 	root.add_child(sun)
-	# godot_lod_primitives is the mesh path's; the GPU path's follows below.
-	terrain.render_path = Terrain3D.RENDER_MESH
-	terrain.lod_error_pixels = 0.0
-	var full := await _primitives()
-	terrain.lod_error_pixels = 2.0
-	var lod := await _primitives()
-	if full <= 0:
+	# godot_lod_primitives on the mesh path, godot_lod_primitives_gpu on GPU patches (picked per
+	# frame by projected error, same allowance).
+	var mesh := await _measure(terrain, camera, ground, Terrain3D.RENDER_MESH)
+	if mesh.is_empty():
 		push_error("no primitives were drawn")
 		quit(1)
 		return
-	print("bench godot_lod_primitives ours=%.3f peer=- ratio=- unit=%%" % (100.0 * lod / full))
-	print("lod primitives: %d at 2 px vs %d at full detail" % [lod, full])
-	# Accuracy check of the pixel-error mapping: from a low camera the horizon silhouette is
-	# where vertical error shows most; at 2 px it must stay within a few pixels of full detail.
-	camera.position = Vector3(512, ground + 20.0, 200)
-	camera.look_at(Vector3(512, ground + 10.0, 700))
-	terrain.lod_error_pixels = 0.0
-	var base := _silhouette(await _image())
-	terrain.lod_error_pixels = 2.0
-	var coarse := _silhouette(await _image())
-	var worst := 0
-	for x in base.size():
-		worst = maxi(worst, absi(coarse[x] - base[x]))
-	print("lod accuracy: horizon silhouette moves at most %d px at lod_error_pixels 2" % worst)
-	# The same two measures on the GPU path (godot_lod_primitives_gpu): patches picked per
-	# frame by projected error, same allowance.
-	terrain.render_path = Terrain3D.RENDER_GPU
-	camera.position = Vector3(512, ground + 100.0, 200)
-	camera.look_at(Vector3(512, ground, 700))
-	terrain.lod_error_pixels = 0.0
-	var full_gpu := await _primitives()
-	terrain.lod_error_pixels = 2.0
-	var lod_gpu := await _primitives()
-	print("bench godot_lod_primitives_gpu ours=%.3f peer=- ratio=- unit=%%" % (100.0 * lod_gpu / maxi(full_gpu, 1)))
-	print("lod primitives: GPU path %d at 2 px vs %d at full detail" % [lod_gpu, full_gpu])
-	camera.position = Vector3(512, ground + 20.0, 200)
-	camera.look_at(Vector3(512, ground + 10.0, 700))
-	terrain.lod_error_pixels = 0.0
-	var base_gpu := _silhouette(await _image())
-	terrain.lod_error_pixels = 2.0
-	var coarse_gpu := _silhouette(await _image())
-	var worst_gpu := 0
+	print("bench godot_lod_primitives ours=%.3f peer=- ratio=- unit=%%" % mesh["share"])
+	print("lod primitives: %d at 2 px vs %d at full detail" % [mesh["lod"], mesh["full"]])
+	print("lod accuracy: horizon silhouette moves at most %d px at lod_error_pixels 2" % mesh["worst"])
+	var gpu := await _measure(terrain, camera, ground, Terrain3D.RENDER_GPU)
+	if gpu.is_empty():
+		push_error("no primitives were drawn on the GPU path")
+		quit(1)
+		return
 	var worst_vs_mesh := 0
-	for x in base_gpu.size():
-		worst_gpu = maxi(worst_gpu, absi(coarse_gpu[x] - base_gpu[x]))
-		worst_vs_mesh = maxi(worst_vs_mesh, absi(base_gpu[x] - base[x]))
-	print("lod accuracy: GPU path horizon silhouette moves at most %d px at lod_error_pixels 2 (full detail vs the mesh path's: %d px)" % [worst_gpu, worst_vs_mesh])
+	for x in gpu["base"].size():
+		worst_vs_mesh = maxi(worst_vs_mesh, absi(gpu["base"][x] - mesh["base"][x]))
+	print("bench godot_lod_primitives_gpu ours=%.3f peer=- ratio=- unit=%%" % gpu["share"])
+	print("lod primitives: GPU path %d at 2 px vs %d at full detail" % [gpu["lod"], gpu["full"]])
+	print("lod accuracy: GPU path horizon silhouette moves at most %d px at lod_error_pixels 2 (full detail vs the mesh path's: %d px)" % [gpu["worst"], worst_vs_mesh])
 	terrain.render_path = Terrain3D.RENDER_MESH
 	terrain.lod_error_pixels = 2.0
 	# The same 20 m stamp as stroke_godot_20m, with a real renderer receiving the new meshes.
@@ -93,6 +67,32 @@ func _run() -> void:
 	times.sort()
 	print("stroke rendered: a 20 m stamp through apply_stroke takes %.3f ms (median) with OpenGL" % times[times.size() / 2])
 	quit(0)
+
+
+## On `path`: primitives drawn from 100 m up at 2 px and at full detail (`share` in %), then
+## the accuracy check of the pixel-error mapping — from a low camera the horizon silhouette is
+## where vertical error shows most; at 2 px it must stay within a few pixels of full detail
+## (`worst`, and the full-detail silhouette `base`). Empty when nothing was drawn.
+func _measure(terrain: Terrain3D, camera: Camera3D, ground: float, path: int) -> Dictionary:
+	terrain.render_path = path
+	camera.position = Vector3(512, ground + 100.0, 200)
+	camera.look_at(Vector3(512, ground, 700))
+	terrain.lod_error_pixels = 0.0
+	var full := await _primitives()
+	terrain.lod_error_pixels = 2.0
+	var lod := await _primitives()
+	if full <= 0:
+		return {}
+	camera.position = Vector3(512, ground + 20.0, 200)
+	camera.look_at(Vector3(512, ground + 10.0, 700))
+	terrain.lod_error_pixels = 0.0
+	var base := _silhouette(await _image())
+	terrain.lod_error_pixels = 2.0
+	var coarse := _silhouette(await _image())
+	var worst := 0
+	for x in base.size():
+		worst = maxi(worst, absi(coarse[x] - base[x]))
+	return {"share": 100.0 * lod / full, "lod": lod, "full": full, "worst": worst, "base": base}
 
 
 func _image() -> Image:
