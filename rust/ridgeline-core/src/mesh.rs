@@ -20,6 +20,8 @@ pub mod near_chunks;
 pub mod patch;
 pub mod vertex_update;
 
+pub(crate) use chunk_vertices::skirt_depth;
+pub use chunk_vertices::wall_base;
 use chunk_vertices::{Tail, TailLayout, chunk_aabb, height_span, lod_steps, push_grid_row};
 
 use crate::grid::{ChunkRange, Grid};

@@ -41,6 +41,21 @@ pub(crate) fn height_span(field: &Heightfield, range: &ChunkRange) -> [f32; 2] {
     [ymin, ymax]
 }
 
+/// How far a chunk's skirts hang below its edge samples: twice the largest edge error of any
+/// level (the worst crack between two levels of neighbouring chunks) plus a small margin. The
+/// mesh path's skirts and the GPU patches' use it.
+pub(crate) fn skirt_depth(edge_error: f32, [dx, dz]: [f32; 2]) -> f32 {
+    2.0 * edge_error + 0.05 * dx.min(dz).max(0.01)
+}
+
+/// Where the walls on the terrain's outer border end: below the lowest sample by 5 % of the
+/// height range, at least two cells. Both render paths hang their border walls to it.
+pub fn wall_base(field: &Heightfield) -> f32 {
+    let [lo, hi] = field.height_range();
+    let [dx, dz] = field.grid().spacing();
+    lo - ((hi - lo) * 0.05).max(2.0 * dx.max(dz))
+}
+
 /// Sample steps of a `w × d` chunk's levels: 1, 2, 4, … up to the first that spans it.
 pub(crate) fn lod_steps(w: u32, d: u32) -> Vec<u32> {
     let mut steps = vec![1u32];
@@ -126,7 +141,7 @@ impl Tail {
         for &step in &steps[1..] {
             edge_error = edge_error.max(edge_level_error(local_h, w, d, step));
         }
-        let skirt_depth = 2.0 * edge_error + 0.05 * dx.min(dz).max(0.01);
+        let skirt_depth = skirt_depth(edge_error, [dx, dz]);
         let edges: [Edge; 4] = [
             ((0..=w).map(|x| (x, 0)).collect(), [0.0, 0.0, -1.0]),
             ((0..=w).map(|x| (x, d)).collect(), [0.0, 0.0, 1.0]),
@@ -151,8 +166,7 @@ impl Tail {
         // Edges on the terrain's border have no neighbour, so no crack to hide: no skirt there.
         let [ncx, ncz] = grid.chunks();
         let has_neighbour = [cz > 0, cz + 1 < ncz, cx > 0, cx + 1 < ncx];
-        let [lo, hi] = field.height_range();
-        let wall_base = lo - ((hi - lo) * 0.05).max(2.0 * dx.max(dz));
+        let wall_base = wall_base(field);
         let mut wall_base_index = [0u32; 4];
         for (e, (samples, outward)) in edges.iter().enumerate() {
             if has_neighbour[e] {

@@ -110,9 +110,8 @@ impl GpuPatches {
 
     /// The texture layouts, grid and wall bottom on the material.
     fn set_params(&mut self, field: &Heightfield, material: &mut SurfaceMaterial) {
-        let [lo, hi] = field.height_range();
         let [dx, dz] = self.grid.spacing();
-        self.wall_bottom = lo - ((hi - lo) * 0.05).max(2.0 * dx.max(dz));
+        self.wall_bottom = ridgeline_core::mesh::wall_base(field);
         let [w, h] = self.grid.samples();
         let (tile, tiles_x) = self.heights.layout();
         if let (Some(hr), Some(nr)) = (self.heights.rid(), self.normals.rid()) {
@@ -304,9 +303,8 @@ impl GpuPatches {
     /// Bytes of the two textures on the GPU (4 per sample each, tiles padded).
     pub fn texture_bytes(&self) -> usize {
         let (tile, tiles_x) = self.heights.layout();
-        let [w, h] = self.grid.samples();
+        let [_, h] = self.grid.samples();
         let tiles = tiles_x * h.div_ceil(tile.max(1));
-        let _ = w;
         2 * tiles * tile * tile * 4
     }
 

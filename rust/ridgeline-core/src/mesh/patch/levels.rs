@@ -5,7 +5,7 @@
 
 use super::grid::patch_steps;
 use crate::heightfield::Heightfield;
-use crate::mesh::{coarse_cell_error, edge_level_error};
+use crate::mesh::{coarse_cell_error, edge_level_error, skirt_depth};
 
 /// Level errors and skirt of one chunk.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,18 +48,10 @@ pub fn patch_levels(field: &Heightfield, cx: u32, cz: u32) -> PatchLevels {
         errors.push(err);
         edge_error = edge_error.max(edge_level_error(&local_h, w, d, step));
     }
-    let [dx, dz] = grid.spacing();
-    let mut heights = [f32::INFINITY, f32::NEG_INFINITY];
-    for z in 0..=d {
-        for x in 0..=w {
-            let h = local_h(x, z);
-            heights = [heights[0].min(h), heights[1].max(h)];
-        }
-    }
     PatchLevels {
         errors,
-        skirt: 2.0 * edge_error + 0.05 * dx.min(dz).max(0.01),
-        heights,
+        skirt: skirt_depth(edge_error, grid.spacing()),
+        heights: field.chunk_bounds(cx, cz),
     }
 }
 
