@@ -131,10 +131,13 @@ func _bench_terrain_queries(reps: int) -> void:
 	# godot_get_height_call: one get_height call from GDScript vs an empty extension call with
 	# the same signature and receiver (Vector3 in, float out) on the same object, per call.
 	# godot_empty_call: that empty call on its own, against the engine's own Node3D.get_position().
+	# As in issue #19's method, the same loop without a call (the empty-loop baseline) is
+	# subtracted from each; the raw per-iteration times are printed on the `calls:` line.
 	var ours := []
 	var peer := []
 	var engine := []
 	var bound := []
+	var loop := []
 	for r in reps:
 		var start := Time.get_ticks_usec()
 		var acc := 0.0
@@ -153,14 +156,19 @@ func _bench_terrain_queries(reps: int) -> void:
 		for p in points:
 			acc += terrain.get_cell_counts().x
 		bound.append(float(Time.get_ticks_usec() - start) / n)
-	var o: float = _median(ours)
-	var pe: float = _median(peer)
-	var en: float = _median(engine)
+		start = Time.get_ticks_usec()
+		for p in points:
+			acc += p.x
+		loop.append(float(Time.get_ticks_usec() - start) / n)
+	var base: float = _median(loop)
+	var o: float = _median(ours) - base
+	var pe: float = _median(peer) - base
+	var en: float = _median(engine) - base
 	print("bench godot_get_height_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [o, pe, pe / o])
 	print("bench godot_empty_call ours=%.3f peer=%.3f ratio=%.2f unit=us" % [pe, en, en / pe])
-	print("calls: empty query (&self) %.3f us, get_cell_counts (&self, returns a Vector2i) %.3f us, Node3D.get_position %.3f us" % [pe, _median(bound), en])
+	print("calls (raw, per loop iteration): get_height %.3f us, empty query (&self) %.3f us, get_cell_counts (&self, returns a Vector2i) %.3f us, Node3D.get_position %.3f us, the loop alone %.3f us" % [_median(ours), _median(peer), _median(bound), _median(engine), base])
 	# godot_surface_query: get_surface per call (nearest-sample role, water check), against the
-	# same empty call.
+	# same empty call; both raw (loop included), as issue #20 measured them.
 	var surf := []
 	for r in reps:
 		var start := Time.get_ticks_usec()
@@ -169,7 +177,8 @@ func _bench_terrain_queries(reps: int) -> void:
 			acc_s += terrain.get_surface(p, false)
 		surf.append(float(Time.get_ticks_usec() - start) / n)
 	var so: float = _median(surf)
-	print("bench godot_surface_query ours=%.3f peer=%.3f ratio=%.2f unit=us" % [so, pe, pe / so])
+	var pe_raw: float = _median(peer)
+	print("bench godot_surface_query ours=%.3f peer=%.3f ratio=%.2f unit=us" % [so, pe_raw, pe_raw / so])
 	# The same query under a moving Node3D parent: the transform is fetched on every call.
 	var parent := Node3D.new()
 	root.add_child(parent)

@@ -428,6 +428,7 @@ const ONLY_SCRIPTS: &[(&[&str], &str)] = &[
         &["godot_lod_primitives", "godot_lod_primitives_gpu"],
         "lod_primitives",
     ),
+    (&["godot_raycast_fast"], "raycast_fast"),
 ];
 
 /// Scripts of [`ONLY_SCRIPTS`] that need a renderer (Xvfb + OpenGL 3).
@@ -478,6 +479,7 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
             "graph_ui" => {
                 crate::editor_tests::run(&godot, Some("test_graph.test_graph_ui_build_100"))?.text
             }
+            "raycast_fast" => raycast_fast_with_jolt(&godot, &dir, quick)?.text,
             _ => {
                 let mut cmd = if RENDERED_SCRIPTS.contains(&script) {
                     godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;

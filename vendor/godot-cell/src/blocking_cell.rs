@@ -55,10 +55,11 @@ impl<T> GdCellBlocking<T> {
     ///
     /// Blocks if another thread currently holds a mutable reference.
     pub fn borrow(&self) -> Result<RefGuardBlocking<'_, T>, Box<dyn Error>> {
+        // Ridgeline patch: the thread's id is read once per borrow, before taking the lock.
+        let id = current_thread_id();
         let mut tracker_guard = self.thread_tracker.lock();
 
-        if self.inner.as_ref().is_currently_mutably_bound()
-            && !tracker_guard.current_thread_has_mut_ref()
+        if self.inner.as_ref().is_currently_mutably_bound() && !tracker_guard.thread_has_mut_ref(id)
         {
             // Block current thread until borrow becomes available.
             tracker_guard = self.block_immut(tracker_guard);
@@ -68,7 +69,7 @@ impl<T> GdCellBlocking<T> {
 
         let inner_guard = self.inner.as_ref().borrow()?;
 
-        tracker_guard.increment_current_thread_shared_count();
+        tracker_guard.increment_shared_count(id);
 
         // The ThreadTracker::mut_thread is always set to some ThreadId to avoid additional tracking overhead, but this causes an edge case:
         // 1. mut_thread is initialized with the current Thread 1 (usually main thread).
@@ -82,7 +83,7 @@ impl<T> GdCellBlocking<T> {
         // 2. Thread 1 will now block on mutable borrows because it is not the mut_thread.
         // 3. Thread 2 should never block, as it already holds an immutable borrow.
         if should_claim_mut {
-            tracker_guard.claim_mut_ref();
+            tracker_guard.claim_mut_ref(id);
         }
 
         Ok(RefGuardBlocking::new(inner_guard, &self.thread_tracker))
@@ -95,11 +96,12 @@ impl<T> GdCellBlocking<T> {
     /// Blocks if another thread currently holds a mutable reference, or if another thread holds immutable references but the current thread
     /// doesn't.
     pub fn borrow_mut(&self) -> Result<MutGuardBlocking<'_, T>, Box<dyn Error>> {
+        let id = current_thread_id();
         let mut tracker_guard = self.thread_tracker.lock();
 
         if self.inner.as_ref().is_currently_bound()
-            && tracker_guard.current_thread_shared_count() == 0
-            && !tracker_guard.current_thread_has_mut_ref()
+            && tracker_guard.shared_count(id) == 0
+            && !tracker_guard.thread_has_mut_ref(id)
         {
             // Block current thread until borrow becomes available.
             tracker_guard = self.block_mut(tracker_guard);
@@ -107,7 +109,7 @@ impl<T> GdCellBlocking<T> {
 
         let inner_guard = self.inner.as_ref().borrow_mut()?;
 
-        tracker_guard.claim_mut_ref();
+        tracker_guard.claim_mut_ref(id);
 
         Ok(MutGuardBlocking::new(inner_guard, &self.thread_tracker))
     }
@@ -190,8 +192,11 @@ pub(crate) struct ThreadTracker {
     /// Thread ID of the thread that currently can hold the mutable reference.
     mut_thread: thread::ThreadId,
 
-    /// Shared reference counts per thread (Ridgeline patch: a short list instead of a hash map;
-    /// it holds one entry per thread that currently holds shared references, usually one).
+    /// Shared reference counts per thread (Ridgeline patch: a short list instead of a hash map,
+    /// one entry per thread that holds or recently held shared references, usually one). An
+    /// entry stays when its count reaches zero, so the usual thread's borrow and release touch
+    /// one slot and move nothing; zero entries are dropped only once the list grows past
+    /// [`ThreadTracker::KEPT_ENTRIES`].
     shared_counts: Vec<(thread::ThreadId, usize)>,
 }
 
@@ -205,61 +210,69 @@ impl Default for ThreadTracker {
 }
 
 impl ThreadTracker {
-    /// Number of shared references the current thread holds.
-    pub fn current_thread_shared_count(&self) -> usize {
-        let id = current_thread_id();
+    /// Entries (threads) the shared-count list keeps at zero before it prunes them.
+    const KEPT_ENTRIES: usize = 4;
+
+    /// Number of shared references thread `id` holds.
+    pub fn shared_count(&self, id: thread::ThreadId) -> usize {
         self.shared_counts
             .iter()
             .find(|(t, _)| *t == id)
             .map_or(0, |(_, c)| *c)
     }
 
-    /// Increments the number of shared references the current thread holds.
-    pub fn increment_current_thread_shared_count(&mut self) {
-        let id = current_thread_id();
+    /// Increments the number of shared references thread `id` holds.
+    pub fn increment_shared_count(&mut self, id: thread::ThreadId) {
         match self.shared_counts.iter_mut().find(|(t, _)| *t == id) {
             Some((_, count)) => *count += 1,
-            None => self.shared_counts.push((id, 1)),
+            None => {
+                if self.shared_counts.len() >= Self::KEPT_ENTRIES {
+                    self.shared_counts.retain(|(_, c)| *c != 0);
+                }
+                self.shared_counts.push((id, 1));
+            }
         }
     }
 
-    /// Decrements the number of shared references the current thread holds (the entry goes
-    /// when it reaches zero).
-    pub fn decrement_current_thread_shared_count(&mut self) {
-        let thread_id = current_thread_id();
-        let entry = self.shared_counts.iter().position(|(t, _)| *t == thread_id);
+    /// Decrements the number of shared references thread `id` holds (the entry stays at zero;
+    /// see [`ThreadTracker::shared_counts`]).
+    pub fn decrement_shared_count(&mut self, id: thread::ThreadId) {
+        let entry = self.shared_counts.iter_mut().find(|(t, _)| *t == id);
 
         debug_assert!(
-            entry.is_some(),
-            "No shared reference count exists for {thread_id:?}."
+            entry.as_ref().is_some_and(|(_, c)| *c > 0),
+            "No shared reference count exists for {id:?}."
         );
 
-        let Some(index) = entry else {
-            return;
-        };
-
-        self.shared_counts[index].1 -= 1;
-        if self.shared_counts[index].1 == 0 {
-            self.shared_counts.swap_remove(index);
+        if let Some((_, count)) = entry {
+            *count = count.saturating_sub(1);
         }
     }
 
-    pub fn current_thread_has_mut_ref(&self) -> bool {
-        self.mut_thread == current_thread_id()
+    pub fn thread_has_mut_ref(&self, id: thread::ThreadId) -> bool {
+        self.mut_thread == id
     }
 
-    /// Claims the mutable reference for the current thread.
-    fn claim_mut_ref(&mut self) {
-        self.mut_thread = current_thread_id();
+    /// Claims the mutable reference for thread `id`.
+    fn claim_mut_ref(&mut self, id: thread::ThreadId) {
+        self.mut_thread = id;
     }
 }
 
 /// The current thread's id, cached per thread (Ridgeline patch: `thread::current()` clones the
-/// thread handle on every call).
-fn current_thread_id() -> thread::ThreadId {
+/// thread handle on every call; the cache is a const-initialised cell, so reading it needs no
+/// lazy-initialisation check).
+pub(crate) fn current_thread_id() -> thread::ThreadId {
     thread_local! {
-        static ID: thread::ThreadId = thread::current().id();
+        static ID: std::cell::Cell<Option<thread::ThreadId>> = const { std::cell::Cell::new(None) };
     }
-    ID.try_with(|id| *id)
-        .unwrap_or_else(|_| thread::current().id())
+    ID.try_with(|cell| match cell.get() {
+        Some(id) => id,
+        None => {
+            let id = thread::current().id();
+            cell.set(Some(id));
+            id
+        }
+    })
+    .unwrap_or_else(|_| thread::current().id())
 }

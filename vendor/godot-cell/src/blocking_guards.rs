@@ -5,11 +5,11 @@
  * file, You can obtain one at https://mozilla.org/MPL/2.0/.
  */
 
-use std::mem::ManuallyDrop;
-use std::ops::{Deref, DerefMut};
-use crate::blocking_cell::TrackerLock;
+use crate::blocking_cell::{TrackerLock, current_thread_id};
 use crate::guards::{MutGuard, RefGuard};
 use crate::panicking::InaccessibleGuard;
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
 
 /// Extended version of [`panicking::RefGuard`](crate::panicking::RefGuard) that tracks which thread a reference belongs to and when it's dropped.
 ///
@@ -39,9 +39,10 @@ impl<'a, T> Deref for RefGuardBlocking<'a, T> {
 
 impl<T> Drop for RefGuardBlocking<'_, T> {
     fn drop(&mut self) {
+        let id = current_thread_id();
         let mut state_lock = self.state.lock();
 
-        state_lock.decrement_current_thread_shared_count();
+        state_lock.decrement_shared_count(id);
 
         // SAFETY: guard is dropped exactly once, here, while state is guarded by `_tracker_guard` preventing access from any other thread.
         unsafe { ManuallyDrop::drop(&mut self.inner) };

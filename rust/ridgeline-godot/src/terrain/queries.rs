@@ -114,7 +114,7 @@ impl Terrain3D {
     #[func]
     pub fn raycast(&self, from: Vector3, direction: Vector3, max_distance: f32) -> VarDictionary {
         let mut out = VarDictionary::new();
-        let hit = self.surface(None, |p, xf| cast(p, &xf, from, direction, max_distance));
+        let hit = self.surface(None, |p, xf| cast(p, xf, from, direction, max_distance));
         if let Some(h) = hit {
             out.set("position", h.position);
             out.set("normal", h.normal);
@@ -134,7 +134,7 @@ impl Terrain3D {
         max_distance: f32,
         mut hit: Gd<TerrainRayHit>,
     ) -> bool {
-        let found = self.surface(None, |p, xf| cast(p, &xf, from, direction, max_distance));
+        let found = self.surface(None, |p, xf| cast(p, xf, from, direction, max_distance));
         let mut h = hit.bind_mut();
         h.hit = found.is_some();
         if let Some(w) = found {
@@ -174,7 +174,7 @@ impl Terrain3D {
                 .iter()
                 .zip(directions.as_slice())
                 .map(|(&o, &d)| {
-                    cast(p, &xf, o, d, max_distance).map_or(miss, |h| {
+                    cast(p, xf, o, d, max_distance).map_or(miss, |h| {
                         Vector4::new(h.position.x, h.position.y, h.position.z, h.distance)
                     })
                 })
@@ -187,7 +187,7 @@ impl Terrain3D {
 impl Terrain3D {
     /// Runs `f` with this terrain's surface and current placement, or answers `failure` (no
     /// surface yet, a zero-scaled node, a write under way, a call off the main thread).
-    pub(super) fn surface<R>(&self, failure: R, f: impl FnOnce(&Prepared, Placement) -> R) -> R {
+    pub(super) fn surface<R>(&self, failure: R, f: impl FnOnce(&Prepared, &Placement) -> R) -> R {
         if !on_main_thread() {
             godot_error!("Terrain3D: queries are answered on the main thread");
             return failure;
@@ -205,7 +205,7 @@ impl Terrain3D {
         else {
             return failure;
         };
-        f(p, xf)
+        f(p, &xf)
     }
 }
 
@@ -215,7 +215,7 @@ pub(super) fn surface_of<R>(
     view: &QueryView,
     node: &Gd<Terrain3D>,
     failure: R,
-    f: impl FnOnce(&Prepared, Placement) -> R,
+    f: impl FnOnce(&Prepared, &Placement) -> R,
 ) -> R {
     let Some(prepared) = view.try_prepared() else {
         return failure;
@@ -226,7 +226,7 @@ pub(super) fn surface_of<R>(
     let Some(xf) = view.xform.get(node.upcast_ref::<Node3D>()) else {
         return failure;
     };
-    f(p, xf)
+    f(p, &xf)
 }
 
 /// One ray in world space against the surface.

@@ -152,10 +152,20 @@ impl QueryView {
 
 /// Whether the caller runs on Godot's main thread (cached per thread). Queries check it before
 /// touching a view: with gdext's `experimental-threads` a `&self` call can arrive from any
-/// thread, and the view is not thread-safe.
+/// thread, and the view is not thread-safe. The answer is kept in a const-initialised
+/// thread-local (0 unknown, 1 main, 2 other), so the usual call reads one byte.
 pub fn on_main_thread() -> bool {
     thread_local! {
-        static MAIN: bool = godot::init::is_main_thread();
+        static MAIN: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
     }
-    MAIN.try_with(|m| *m).unwrap_or(false)
+    MAIN.try_with(|m| match m.get() {
+        1 => true,
+        2 => false,
+        _ => {
+            let main = godot::init::is_main_thread();
+            m.set(if main { 1 } else { 2 });
+            main
+        }
+    })
+    .unwrap_or(false)
 }
