@@ -38,12 +38,13 @@ pub struct PaintTexture {
 }
 
 impl PaintTexture {
-    /// The tile edge for a `w × h` sample map: the smallest power of two ≥ 32 that needs at
-    /// most [`MAX_TILES`] tiles.
+    /// The tile edge for a `w × h` sample map: the smallest edge ≥ 32 that needs at most
+    /// [`MAX_TILES`] tiles (not rounded to a power of two, so the tiles pad the map little:
+    /// 1040² texels for 1025² samples instead of 1152²).
     pub fn tile_for(w: usize, h: usize) -> usize {
-        let mut t = 32;
+        let mut t = 32.max(w.max(h).div_ceil(MAX_TILES));
         while w.div_ceil(t) * h.div_ceil(t) > MAX_TILES {
-            t *= 2;
+            t += 1;
         }
         t
     }
@@ -217,4 +218,35 @@ fn tile_image(
         Format::RGBA8,
         &PackedByteArray::from(scratch.as_slice()),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_cover_the_map_within_the_layer_limit_and_pad_it_little() {
+        for (w, h) in [
+            (2, 2),
+            (33, 33),
+            (1025, 1025),
+            (4097, 4097),
+            (8193, 8193),
+            (1025, 4097),
+            (5000, 9),
+        ] {
+            let t = PaintTexture::tile_for(w, h);
+            assert!(t >= 32);
+            assert!(
+                w.div_ceil(t) * h.div_ceil(t) <= MAX_TILES,
+                "{w}×{h}: tile {t}"
+            );
+            // One texel less would need more tiles than allowed (or 32 is the floor).
+            assert!(
+                t == 32 || w.div_ceil(t - 1) * h.div_ceil(t - 1) > MAX_TILES,
+                "{w}×{h}: tile {t}"
+            );
+        }
+        assert_eq!(PaintTexture::tile_for(1025, 1025), 65);
+    }
 }

@@ -1,5 +1,6 @@
-//! The GPU terrain path's server side: the height and normal textures (tiled texture arrays
-//! updated by sub-rectangle, [`PaintTexture`]), one shared grid-patch mesh per level, and one
+//! The GPU terrain path's server side: the height texture (a tiled texture array updated by
+//! sub-rectangle, [`PaintTexture`]; the hole flags ride in it and the shader derives normals
+//! from it), one shared grid-patch mesh per level, and one
 //! MultiMesh per level whose instances are the chunks drawn at that level this frame (chosen
 //! by the core's [`select_patches`]). The surface material draws them with its patch shader
 //! variant ([`super::patch_shader`]). Collision and queries never read any of this.
@@ -17,7 +18,7 @@ use ridgeline_core::grid::Grid;
 use ridgeline_core::mesh::patch::grid::{patch_grid, patch_steps};
 use ridgeline_core::mesh::patch::levels::{PatchLevels, all_patch_levels, patch_levels};
 use ridgeline_core::mesh::patch::select::{PatchSelection, PatchView, select_patches};
-use ridgeline_core::mesh::patch::texels::{height_texels, normal_texels};
+use ridgeline_core::mesh::patch::texels::height_texels;
 
 /// Floats per MultiMesh instance: a 3×4 transform and the custom data.
 const INSTANCE_FLOATS: usize = 16;
@@ -36,7 +37,6 @@ struct Level {
 pub struct GpuPatches {
     grid: Grid,
     heights: PaintTexture,
-    normals: PaintTexture,
     chunks: Vec<PatchLevels>,
     levels: Vec<Level>,
     selection: PatchSelection,
@@ -59,12 +59,8 @@ impl GpuPatches {
         let grid = *field.grid();
         let [w, h] = grid.samples();
         let mut heights = PaintTexture::default();
-        let mut normals = PaintTexture::default();
         heights.ensure_with([w, h], &|r, out, stride| {
             height_texels(field, r, out, stride)
-        });
-        normals.ensure_with([w, h], &|r, out, stride| {
-            normal_texels(field, r, out, stride)
         });
         let chunks = all_patch_levels(field);
         material.set_patches(true);
@@ -72,7 +68,6 @@ impl GpuPatches {
         let mut out = GpuPatches {
             grid,
             heights,
-            normals,
             chunks,
             levels: Vec::new(),
             selection: PatchSelection::default(),
@@ -114,9 +109,8 @@ impl GpuPatches {
         self.wall_bottom = ridgeline_core::mesh::wall_base(field);
         let [w, h] = self.grid.samples();
         let (tile, tiles_x) = self.heights.layout();
-        if let (Some(hr), Some(nr)) = (self.heights.rid(), self.normals.rid()) {
+        if let Some(hr) = self.heights.rid() {
             material.set("ridgeline_heights", hr.to_variant());
-            material.set("ridgeline_normals", nr.to_variant());
         }
         material.set(
             "ridgeline_layout",
@@ -197,21 +191,14 @@ impl GpuPatches {
     }
 
     /// After an edit of the samples in `rect` (heights or holes): marks the texture tiles (the
-    /// normals one sample wider, as they follow the neighbours) and the chunks whose levels
+    /// shader derives normals from the neighbouring texels, so nothing wider) and the chunks whose levels
     /// must be re-measured. Both happen at the next [`Self::flush`] (once per frame, however
     /// many edits came).
     pub fn edited(&mut self, field: &Heightfield, rect: Rect) {
         if rect.is_empty() || *field.grid() != self.grid {
             return;
         }
-        let [w, h] = self.grid.samples();
         self.heights.mark(rect);
-        self.normals.mark(Rect {
-            x0: rect.x0.saturating_sub(1),
-            z0: rect.z0.saturating_sub(1),
-            x1: (rect.x1 + 1).min(w),
-            z1: (rect.z1 + 1).min(h),
-        });
         let c = self.grid.chunk_cells() as usize;
         let [nx, nz] = self.grid.chunks();
         // A sample on a chunk edge belongs to both chunks.
@@ -264,14 +251,11 @@ impl GpuPatches {
         }
         self.heights
             .flush_with(&|r, out, stride| height_texels(field, r, out, stride))
-            + self
-                .normals
-                .flush_with(&|r, out, stride| normal_texels(field, r, out, stride))
     }
 
     /// True when texture tiles or chunk levels wait for a flush.
     pub fn is_dirty(&self) -> bool {
-        self.any_stale || self.heights.is_dirty() || self.normals.is_dirty()
+        self.any_stale || self.heights.is_dirty()
     }
 
     /// Moves the patches with the node.
@@ -300,12 +284,12 @@ impl GpuPatches {
         self.shown.levels.iter().map(Vec::len).collect()
     }
 
-    /// Bytes of the two textures on the GPU (4 per sample each, tiles padded).
+    /// Bytes of the height texture on the GPU (4 per sample, tiles padded).
     pub fn texture_bytes(&self) -> usize {
         let (tile, tiles_x) = self.heights.layout();
         let [_, h] = self.grid.samples();
         let tiles = tiles_x * h.div_ceil(tile.max(1));
-        2 * tiles * tile * tile * 4
+        tiles * tile * tile * 4
     }
 
     /// Bytes held on the heap (the chunks' level errors and the instance buffer).

@@ -1,45 +1,39 @@
-//! The texels the GPU path's vertex shader reads, four bytes per sample (RGBA8 tiles):
-//!
-//! - heights: the sample's `f32` bits, little-endian (R = lowest byte), so the shader's
-//!   `uintBitsToFloat` gives the exact CPU height;
-//! - normals: the heightfield's octahedral normal, `u` in R/G and `v` in B/A (little-endian
-//!   `i16`), except `v`'s lowest bit, which is the hole flag of the cell whose first sample
-//!   this is (cell (x, z) ↔ sample (x, z)).
+//! The texels the GPU path's vertex shader reads: four bytes per sample (RGBA8 tiles), the
+//! sample's `f32` height bits, little-endian (R = lowest byte), whose lowest mantissa bit is
+//! replaced by the hole flag of the cell whose first sample this is (cell (x, z) ↔ sample
+//! (x, z)). The shader clears that bit before `uintBitsToFloat`, so a drawn height is the CPU
+//! height to within one unit in the last place (6·10⁻⁵ m at 1000 m), and derives each vertex
+//! normal from its four neighbours' heights as [`crate::heightfield`]'s central differences do —
+//! one texture of 4 bytes per sample instead of a height and a normal texture of 8.
 
 use crate::heightfield::Heightfield;
 
-/// Writes the height texels of samples `x0..x1 × z0..z1` into `out` (row-major, `stride`
-/// texels per row, starting at `out[0]`).
+/// `height` with its lowest mantissa bit set to `hole` (the texel's bits).
+pub fn height_texel(height: f32, hole: bool) -> u32 {
+    (height.to_bits() & !1) | u32::from(hole)
+}
+
+/// The height a texel draws (what the shader decodes): the bits with the hole flag cleared.
+pub fn texel_height(bits: u32) -> f32 {
+    f32::from_bits(bits & !1)
+}
+
+/// Writes the texels of samples `x0..x1 × z0..z1` into `out` (row-major, `stride` texels per
+/// row, starting at `out[0]`).
 pub fn height_texels(
     field: &Heightfield,
     [x0, z0, x1, z1]: [usize; 4],
     out: &mut [u8],
     stride: usize,
 ) {
-    for z in z0..z1 {
-        for x in x0..x1 {
-            let k = ((z - z0) * stride + (x - x0)) * 4;
-            out[k..k + 4].copy_from_slice(&field.sample(x, z).to_le_bytes());
-        }
-    }
-}
-
-/// Writes the normal texels (with hole flags) of samples `x0..x1 × z0..z1` into `out`.
-pub fn normal_texels(
-    field: &Heightfield,
-    [x0, z0, x1, z1]: [usize; 4],
-    out: &mut [u8],
-    stride: usize,
-) {
     let [cx, cz] = field.grid().cells();
+    let holes = field.holes();
+    let any_hole = holes.count() != 0;
     for z in z0..z1 {
         for x in x0..x1 {
-            let [u, v] = field.octahedral_normal(x, z);
-            let hole = x < cx as usize && z < cz as usize && field.holes().is_hole(x, z);
-            let v = (v & !1) | i16::from(hole);
+            let hole = any_hole && x < cx as usize && z < cz as usize && holes.is_hole(x, z);
             let k = ((z - z0) * stride + (x - x0)) * 4;
-            out[k..k + 2].copy_from_slice(&u.to_le_bytes());
-            out[k + 2..k + 4].copy_from_slice(&v.to_le_bytes());
+            out[k..k + 4].copy_from_slice(&height_texel(field.sample(x, z), hole).to_le_bytes());
         }
     }
 }
@@ -50,7 +44,7 @@ mod tests {
     use crate::grid::{Grid, HoleMask};
 
     #[test]
-    fn heights_round_trip_exactly_and_holes_ride_in_the_normals() {
+    fn heights_round_trip_within_one_ulp_and_holes_ride_in_the_lowest_bit() {
         let g = Grid::new([8.0, 8.0], [8, 8], 4).unwrap();
         let heights: Vec<f32> = (0..81).map(|i| i as f32 * 0.731 - 20.0).collect();
         let mut holes = HoleMask::new(8, 8);
@@ -58,28 +52,33 @@ mod tests {
         let f = Heightfield::new(g, heights.clone(), Some(holes)).unwrap();
         let mut out = vec![0u8; 9 * 9 * 4];
         height_texels(&f, [0, 0, 9, 9], &mut out, 9);
-        for (i, h) in heights.iter().enumerate() {
-            let b = [out[i * 4], out[i * 4 + 1], out[i * 4 + 2], out[i * 4 + 3]];
-            assert_eq!(f32::from_le_bytes(b), *h);
+        for z in 0..9 {
+            for x in 0..9 {
+                let i = z * 9 + x;
+                let bits = u32::from_le_bytes([
+                    out[i * 4],
+                    out[i * 4 + 1],
+                    out[i * 4 + 2],
+                    out[i * 4 + 3],
+                ]);
+                assert_eq!(bits & 1 == 1, (x, z) == (3, 2), "hole flag at ({x}, {z})");
+                let h = heights[i];
+                let drawn = texel_height(bits);
+                assert!(
+                    (drawn - h).abs() <= f32::EPSILON * h.abs(),
+                    "height at ({x}, {z}): {drawn} vs {h}"
+                );
+                assert_eq!(drawn.to_bits() >> 1, h.to_bits() >> 1);
+            }
         }
         // A sub-rectangle lands at the start of `out` with its own stride.
         let mut part = vec![0u8; 2 * 2 * 4];
         height_texels(&f, [3, 2, 5, 4], &mut part, 2);
+        let bits = u32::from_le_bytes([part[0], part[1], part[2], part[3]]);
+        assert_eq!(bits & 1, 1);
         assert_eq!(
-            f32::from_le_bytes([part[0], part[1], part[2], part[3]]),
-            f.sample(3, 2)
+            texel_height(bits).to_bits() >> 1,
+            f.sample(3, 2).to_bits() >> 1
         );
-        normal_texels(&f, [0, 0, 9, 9], &mut out, 9);
-        for z in 0..9 {
-            for x in 0..9 {
-                let k = (z * 9 + x) * 4;
-                let v = i16::from_le_bytes([out[k + 2], out[k + 3]]);
-                assert_eq!(v & 1 == 1, (x, z) == (3, 2), "hole flag at ({x}, {z})");
-                let u = i16::from_le_bytes([out[k], out[k + 1]]);
-                let [eu, ev] = f.octahedral_normal(x, z);
-                assert_eq!(u, eu);
-                assert!((v as i32 - ev as i32).abs() <= 1);
-            }
-        }
     }
 }
