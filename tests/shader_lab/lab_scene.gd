@@ -37,7 +37,7 @@ func setup(source: String) -> bool:
 		lab.synthetic(512, 1024.0)
 	lab.classify()
 	_environment()
-	var control := ImageTexture.create_from_image(lab.control_image())
+	var control := lab.control_texture()
 	var dir := ProjectSettings.globalize_path("res://").path_join("../demo_project/textures/generated")
 	lab.read_manifest(dir)
 	var arrays := Lab.texture_arrays(dir)

@@ -397,11 +397,27 @@ static func _colors(values: Array, count: int = 32) -> PackedColorArray:
 const BIOME_TINTS := [Color(1, 1, 1), Color(0.94, 0.96, 1.0)]
 
 
-func realistic_material(shader: Shader, arrays: Array[Texture2DArray], control: ImageTexture) -> ShaderMaterial:
+## The control texture as the shaders read it: a texture array of square tiles (here one layer
+## holding the whole map, so the tile edge is the map's longer side).
+func control_texture() -> Texture2DArray:
+	var tex := Texture2DArray.new()
+	tex.create_from_images([control_image()])
+	return tex
+
+
+## The `control_layout` uniform for [method control_texture]'s single tile.
+func control_layout() -> Vector4i:
+	var w := cells.x + 1
+	var h := cells.y + 1
+	return Vector4i(maxi(w, h), 1, w, h)
+
+
+func realistic_material(shader: Shader, arrays: Array[Texture2DArray], control: Texture2DArray) -> ShaderMaterial:
 	var m := ShaderMaterial.new()
 	m.shader = shader
 	m.set_shader_parameter("layer_count", LAYERS.size())
 	m.set_shader_parameter("control_map", control)
+	m.set_shader_parameter("control_layout", control_layout())
 	m.set_shader_parameter("albedo_height_array", arrays[0])
 	m.set_shader_parameter("normal_roughness_array", arrays[1])
 	m.set_shader_parameter("layer_tiling", _floats(tiling))
@@ -415,10 +431,11 @@ func realistic_material(shader: Shader, arrays: Array[Texture2DArray], control: 
 	return m
 
 
-func faceted_material(shader: Shader, control: ImageTexture) -> ShaderMaterial:
+func faceted_material(shader: Shader, control: Texture2DArray) -> ShaderMaterial:
 	var m := ShaderMaterial.new()
 	m.shader = shader
 	m.set_shader_parameter("control_map", control)
+	m.set_shader_parameter("control_layout", control_layout())
 	m.set_shader_parameter("palette_count", PALETTE.size())
 	m.set_shader_parameter("palette", _colors(PALETTE))
 	m.set_shader_parameter("biome_count", BIOME_TINTS.size())

@@ -5,10 +5,10 @@
 use super::Terrain3D;
 use super::look::Look;
 use super::surface_classes::{self, SurfaceClasses};
+use crate::render::paint_texture::PaintTexture;
 use crate::render::surface_material::SurfaceMaterial;
 use crate::resources::material_set::ROLE_NAMES;
 use crate::resources::texture_arrays::{self, PackedArrays};
-use godot::classes::image::Format;
 use godot::classes::object::ConnectFlags;
 use godot::classes::{Image, ImageTexture, Resource};
 use godot::prelude::*;
@@ -41,9 +41,9 @@ pub struct MaterialState {
     pub surface: SurfaceMaterial,
     arrays: Option<PackedArrays>,
     pack_key: Vec<i64>,
-    control: Option<Gd<ImageTexture>>,
-    control_image: Option<Gd<Image>>,
-    texels: Vec<u8>,
+    /// The control texture (tiled; edits re-encode and re-upload only the tiles they touch, so
+    /// no copy of it is kept on the CPU).
+    control: PaintTexture,
     control_dims: [usize; 2],
     table: Option<LayerTable>,
     connected: Vec<Gd<Resource>>,
@@ -315,8 +315,14 @@ impl Terrain3D {
         }
         s.set("layer_count", (layer_count as i32).to_variant());
         s.set("wall_layer", wall_layer.to_variant());
-        if let Some(tex) = &m.control {
-            s.set("control_map", tex.get_rid().to_variant());
+        if let Some(rid) = m.control.rid() {
+            let (tile, tiles_x) = m.control.layout();
+            let [w, d] = m.control_dims;
+            s.set("control_map", rid.to_variant());
+            s.set(
+                "control_layout",
+                Vector4i::new(tile as i32, tiles_x as i32, w as i32, d as i32).to_variant(),
+            );
         }
         if let Some(c) = &classes {
             let tints = c.biomes.iter().map(|b| {
@@ -366,41 +372,33 @@ impl Terrain3D {
         };
         let [w, d] = p.field.grid().samples();
         let m = &mut self.materials;
-        if m.control.is_some() && m.control_dims == [w, d] && m.table.as_ref() == Some(&table) {
+        if m.control.rid().is_some() && m.control_dims == [w, d] && m.table.as_ref() == Some(&table)
+        {
             return;
         }
-        m.texels = control_map::encode(w, d, &c.role_ids, &c.biome_ids, &table);
+        // The whole map is encoded once (row-parallel) and dropped after the upload.
+        let texels = control_map::encode(w, d, &c.role_ids, &c.biome_ids, &table);
+        m.control.free();
+        if m.control.ensure([w, d], &texels).is_none() {
+            godot_error!("Terrain3D: could not create the {w}×{d} control texture");
+            return;
+        }
         m.table = Some(table);
         m.control_dims = [w, d];
         m.counters.control_builds += 1;
-        let Some(image) = Image::create_from_data(
-            w as i32,
-            d as i32,
-            false,
-            Format::RGBA8,
-            &PackedByteArray::from(m.texels.as_slice()),
-        ) else {
-            godot_error!("Terrain3D: could not create the {w}×{d} control texture");
-            return;
-        };
-        m.control = ImageTexture::create_from_image(&image);
-        m.control_image = Some(image);
     }
 
-    /// Re-encodes the control texels around `rect` (samples changed by an edit) and uploads the
-    /// texture. Heights, meshes and collision are not involved. The work on the CPU is
-    /// proportional to the rectangle: classes are read and texels encoded only over it (plus the
-    /// neighbours the encoding looks at), and only its rows are written into the kept image.
+    /// Marks the control texels around `rect` (samples changed by an edit) for re-encoding:
+    /// the tiles under it are encoded from the current classes and uploaded on the next frame,
+    /// once for every edit of the frame (`flush_paint_uploads`). Heights, meshes and collision
+    /// are not involved.
     pub(super) fn update_control_rect(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
         let Some(p) = self.prepared().clone() else {
             return;
         };
         let [w, d] = p.field.grid().samples();
         let m = &mut self.materials;
-        let Some(table) = m.table.clone().filter(|_| m.control.is_some()) else {
-            return;
-        };
-        if m.control_dims != [w, d] || m.texels.len() != w * d * 4 {
+        if m.table.is_none() || m.control.rid().is_none() || m.control_dims != [w, d] {
             return;
         }
         // Roles depend on slope and water around a sample; overlays on the 8 neighbours.
@@ -409,65 +407,54 @@ impl Terrain3D {
             w,
             d,
         );
-        // The encoding of `rect` reads one sample around it: encode on that window alone.
-        let win = control_map::grow(rect, w, d);
-        let (ww, wd) = (win.x1 - win.x0, win.z1 - win.z0);
-        let (roles, biomes) = surface_classes::window(&p, win.x0, win.z0, win.x1, win.z1);
-        let mut sub = vec![0u8; ww * wd * 4];
-        let inner = TexelRect {
-            x0: rect.x0 - win.x0,
-            z0: rect.z0 - win.z0,
-            x1: rect.x1 - win.x0,
-            z1: rect.z1 - win.z0,
-        };
-        control_map::encode_rect(ww, wd, &roles, &biomes, &table, inner, &mut sub);
-        let (rw, rd) = (rect.x1 - rect.x0, rect.z1 - rect.z0);
-        let mut block = Vec::with_capacity(rw * rd * 4);
-        let mut changed = false;
-        for z in rect.z0..rect.z1 {
-            let src = ((z - win.z0) * ww + inner.x0) * 4;
-            let row = &sub[src..src + rw * 4];
-            let dst = (z * w + rect.x0) * 4;
-            if &m.texels[dst..dst + rw * 4] != row {
-                m.texels[dst..dst + rw * 4].copy_from_slice(row);
-                changed = true;
-            }
-            block.extend_from_slice(row);
-        }
-        if !changed {
-            return;
-        }
-        let Some(patch) = Image::create_from_data(
-            rw as i32,
-            rd as i32,
-            false,
-            Format::RGBA8,
-            &PackedByteArray::from(block.as_slice()),
-        ) else {
-            return;
-        };
-        let Some(image) = m.control_image.as_mut() else {
-            return;
-        };
-        image.blit_rect(
-            &patch,
-            Rect2i::new(Vector2i::ZERO, Vector2i::new(rw as i32, rd as i32)),
-            Vector2i::new(rect.x0 as i32, rect.z0 as i32),
-        );
-        // Uploaded on the next frame, once for every edit of the frame (`flush_paint_uploads`).
+        m.control.mark(ridgeline_core::edit::Rect {
+            x0: rect.x0,
+            z0: rect.z0,
+            x1: rect.x1,
+            z1: rect.z1,
+        });
         self.user_paint.control_pending = true;
         self.want_process();
     }
 
-    /// Uploads the control texture (the whole image: Godot has no partial texture update; the
-    /// CPU image was patched over the edited rectangles only).
+    /// Encodes and uploads the control tiles edits marked. The CPU work is proportional to
+    /// the tiles: classes are read and texels encoded only over each tile (plus the one sample
+    /// around it the encoding looks at).
     pub(super) fn upload_control_texture(&mut self) {
-        let m = &mut self.materials;
-        let (Some(tex), Some(image)) = (m.control.as_mut(), m.control_image.as_ref()) else {
+        let Some(p) = self.prepared().clone() else {
             return;
         };
-        tex.update(image);
-        m.counters.control_updates += 1;
+        let m = &mut self.materials;
+        let Some(table) = m.table.clone() else {
+            return;
+        };
+        let [w, d] = m.control_dims;
+        if p.field.grid().samples() != [w, d] {
+            return;
+        }
+        let fill = |[x0, z0, x1, z1]: [usize; 4], out: &mut [u8], stride: usize| {
+            let rect = TexelRect { x0, z0, x1, z1 };
+            let win = control_map::grow(rect, w, d);
+            let (ww, wd) = (win.x1 - win.x0, win.z1 - win.z0);
+            let (roles, biomes) = surface_classes::window(&p, win.x0, win.z0, win.x1, win.z1);
+            let inner = TexelRect {
+                x0: rect.x0 - win.x0,
+                z0: rect.z0 - win.z0,
+                x1: rect.x1 - win.x0,
+                z1: rect.z1 - win.z0,
+            };
+            let mut sub = vec![0u8; ww * wd * 4];
+            control_map::encode_rect(ww, wd, &roles, &biomes, &table, inner, &mut sub);
+            let rw = x1 - x0;
+            for z in z0..z1 {
+                let src = ((z - win.z0) * ww + inner.x0) * 4;
+                let dst = (z - z0) * stride * 4;
+                out[dst..dst + rw * 4].copy_from_slice(&sub[src..src + rw * 4]);
+            }
+        };
+        if m.control.flush_with(&fill) > 0 {
+            m.counters.control_updates += 1;
+        }
     }
 
     /// Hands [member user_tint_channel] and [member user_tint_color] to the shaders.
