@@ -68,9 +68,9 @@ func _terrain_memory(path: int) -> float:
 	var video := _video() - video_before
 	var usage: Dictionary = terrain.get_memory_usage()
 	var total := (godot_bytes + video + int(usage["total"])) / 1048576.0
-	printerr("render world memory (%s): godot_static=%.2f MB video=%.2f MB extension=%.2f MB (surface %.2f, patches %.2f, query_index %.2f); %s" % [
+	printerr("render world memory (%s): godot_static=%.2f MB video=%.2f MB extension=%.2f MB (surface %.2f, classes %.2f, patches %.2f, query_index %.2f); %s" % [
 		terrain.get_render_path_reason(), godot_bytes / 1048576.0, video / 1048576.0,
-		usage["total"] / 1048576.0, usage["surface"] / 1048576.0, usage["patches"] / 1048576.0,
+		usage["total"] / 1048576.0, usage["surface"] / 1048576.0, usage["classes"] / 1048576.0, usage["patches"] / 1048576.0,
 		usage["query_index"] / 1048576.0, terrain.get_patch_info()])
 	terrain.queue_free()
 	await _settle(2)

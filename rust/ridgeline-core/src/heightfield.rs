@@ -1,10 +1,9 @@
-//! The prepared surface: heights, smooth vertex normals, holes and per-chunk bounds.
+//! The prepared surface: heights, holes and per-chunk bounds; smooth vertex normals are derived
+//! from the heights on demand.
 
-mod octahedral;
 use crate::error::{Diagnostics, Error, Result};
 use crate::grid::{Grid, HoleMask};
 use glam::Vec3;
-pub(crate) use octahedral::{decode_octahedral, encode_octahedral};
 use rayon::prelude::*;
 
 /// Cells per side of the blocks whose height bounds let ray casts skip empty space.
@@ -15,9 +14,6 @@ pub const BLOCK: u32 = 8;
 /// `±MAX_HEIGHT`, so differences, normals and ray casts stay finite in `f32`. Listed in
 /// `docs/limits.md`.
 pub const MAX_HEIGHT: f32 = 1.0e7;
-
-/// Normal refreshes of fewer samples than this run on the calling thread.
-const PARALLEL_NORMALS: usize = 16 * 1024;
 
 /// True when `h` is finite and within `±MAX_HEIGHT`.
 #[inline]
@@ -39,13 +35,14 @@ pub fn height_problem(h: f32) -> Option<String> {
 /// Heights on a [`Grid`] with everything queries and meshing need.
 ///
 /// Vertex normals come from central differences of the whole field (one-sided at the terrain
-/// border), so they are identical on both sides of a chunk seam. They are stored octahedrally
-/// encoded in 4 bytes per sample.
+/// border), so they are identical on both sides of a chunk seam. They are computed from the
+/// heights when asked for ([`Heightfield::vertex_normal`]: four height reads), not stored — the
+/// surface holds 4 bytes per sample, and edits have no normals to refresh. The GPU path's vertex
+/// shader derives the same normals from its height texture.
 #[derive(Clone, Debug)]
 pub struct Heightfield {
     grid: Grid,
     heights: Vec<f32>,
-    normals: Vec<[i16; 2]>,
     holes: HoleMask,
     /// (min, max) height per chunk, row-major over chunks, ignoring nothing (holes included:
     /// bounds are conservative).
@@ -113,7 +110,6 @@ impl Heightfield {
         d.into_result()?;
         let mut field = Self {
             grid,
-            normals: vec![[0, 0]; heights.len()],
             heights,
             holes,
             chunk_bounds: Vec::new(),
@@ -121,7 +117,6 @@ impl Heightfield {
             min_height: 0.0,
             max_height: 0.0,
         };
-        field.recompute_normals(0, 0, grid.samples()[0], grid.samples()[1]);
         field.recompute_bounds();
         Ok(field)
     }
@@ -135,10 +130,9 @@ impl Heightfield {
     pub fn grid(&self) -> &Grid {
         &self.grid
     }
-    /// Bytes the surface holds on the heap (heights, packed normals, holes, bounds).
+    /// Bytes the surface holds on the heap (heights, holes, bounds).
     pub fn heap_bytes(&self) -> usize {
         self.heights.len() * 4
-            + self.normals.len() * 4
             + self.holes.heap_bytes()
             + (self.chunk_bounds.len() + self.block_bounds.len()) * 8
     }
@@ -156,16 +150,13 @@ impl Heightfield {
     pub fn sample(&self, x: usize, z: usize) -> f32 {
         self.heights[self.grid.index(x, z)]
     }
-    /// Smooth vertex normal of sample (x, z).
+    /// Smooth vertex normal of sample (x, z): central differences of its neighbours' heights
+    /// (one-sided at the border), computed on each call.
     #[inline]
     pub fn vertex_normal(&self, x: usize, z: usize) -> Vec3 {
-        decode_octahedral(self.normals[self.grid.index(x, z)])
-    }
-    /// Sample (x, z)'s smooth normal as stored: octahedral, two `i16` (what
-    /// [`Self::vertex_normal`] decodes; the GPU path's normal texels carry it as is).
-    #[inline]
-    pub fn octahedral_normal(&self, x: usize, z: usize) -> [i16; 2] {
-        self.normals[self.grid.index(x, z)]
+        let [w, h] = self.grid.samples();
+        let [dx, dz] = self.grid.spacing();
+        central_normal(&self.heights, w, h, dx, dz, x, z)
     }
     /// Lowest and highest height of the whole field.
     pub fn height_range(&self) -> [f32; 2] {
@@ -187,18 +178,17 @@ impl Heightfield {
         let [nx, _] = self.blocks();
         self.block_bounds[(bz * nx + bx) as usize]
     }
-    /// Bytes held by heights, normals, hole mask and chunk/block bounds.
+    /// Bytes held by heights, hole mask and chunk/block bounds.
     pub fn memory_bytes(&self) -> usize {
         self.heights.len() * 4
-            + self.normals.len() * 4
             + self.holes.memory_bytes()
             + self.chunk_bounds.len() * 8
             + self.block_bounds.len() * 8
     }
 
     /// Replaces the heights of the sample rectangle `[x0, x1) × [z0, z1)` from `values`
-    /// (row-major over the rectangle), then refreshes normals (plus a one-sample border) and
-    /// chunk bounds. Values must be finite and within ±[`MAX_HEIGHT`].
+    /// (row-major over the rectangle), then refreshes the chunk bounds (normals follow, being
+    /// derived). Values must be finite and within ±[`MAX_HEIGHT`].
     pub fn write_region(
         &mut self,
         x0: usize,
@@ -227,12 +217,6 @@ impl Heightfield {
             self.heights[row..row + (x1 - x0)]
                 .copy_from_slice(&values[(z - z0) * (x1 - x0)..(z - z0 + 1) * (x1 - x0)]);
         }
-        self.recompute_normals(
-            x0.saturating_sub(1),
-            z0.saturating_sub(1),
-            (x1 + 1).min(w),
-            (z1 + 1).min(h),
-        );
         self.recompute_bounds_in(x0, z0, x1, z1);
         Ok(())
     }
@@ -363,25 +347,6 @@ impl Heightfield {
             .iter()
             .map(|b| b[1])
             .fold(f32::NEG_INFINITY, f32::max);
-    }
-
-    fn recompute_normals(&mut self, x0: usize, z0: usize, x1: usize, z1: usize) {
-        let [w, h] = self.grid.samples();
-        let [dx, dz] = self.grid.spacing();
-        let heights = &self.heights;
-        let fill = |(row, out): (usize, &mut [[i16; 2]])| {
-            let z = z0 + row;
-            for (x, n) in out.iter_mut().enumerate().take(x1).skip(x0) {
-                *n = encode_octahedral(central_normal(heights, w, h, dx, dz, x, z));
-            }
-        };
-        let rows = &mut self.normals[z0 * w..z1 * w];
-        // A brush stamp's few hundred samples cost less than waking the thread pool.
-        if (x1 - x0) * (z1 - z0) < PARALLEL_NORMALS {
-            rows.chunks_mut(w).enumerate().for_each(fill);
-        } else {
-            rows.par_chunks_mut(w).enumerate().for_each(fill);
-        }
     }
 
     fn recompute_bounds(&mut self) {
@@ -546,7 +511,7 @@ mod tests {
         assert_eq!(f.chunk_bounds(1, 1), [0.0, 0.0]);
         assert!(f.vertex_normal(1, 2).x < -0.5);
         let fresh = Heightfield::new(g, f.heights().to_vec(), None).unwrap();
-        assert_eq!(fresh.normals, f.normals);
+        assert_same_normals(&fresh, &f);
         assert!(f.write_region(0, 0, 1, 1, &[f32::NAN]).is_err());
     }
 
@@ -573,7 +538,21 @@ mod tests {
             assert_eq!(fresh.block_bounds, f.block_bounds);
             assert_eq!(fresh.chunk_bounds, f.chunk_bounds);
             assert_eq!(fresh.height_range(), f.height_range());
-            assert_eq!(fresh.normals, f.normals);
+            assert_same_normals(&fresh, &f);
+        }
+    }
+
+    /// Every vertex normal of `a` equals `b`'s, bit for bit.
+    fn assert_same_normals(a: &Heightfield, b: &Heightfield) {
+        let [w, h] = a.grid().samples();
+        for z in 0..h {
+            for x in 0..w {
+                assert_eq!(
+                    a.vertex_normal(x, z),
+                    b.vertex_normal(x, z),
+                    "normal at ({x}, {z})"
+                );
+            }
         }
     }
 }

@@ -199,7 +199,8 @@ impl Terrain3D {
     }
 
     /// Bytes the extension itself holds for the current surface, by part: `surface` (heights,
-    /// normals, holes, bounds), `meshes` and `collision` (CPU chunk data waiting for the
+    /// normals, holes, bounds), `classes` (the biome and surface role of every sample, and the
+    /// painted exclusion and regions when there are any), `meshes` and `collision` (CPU chunk data waiting for the
     /// servers; zero once the terrain is shown — it is rebuilt from the surface when needed),
     /// `water`, `query_index` (one byte per cell once [method get_surface] was called),
     /// `patches` (the GPU path's level errors and instance buffer) and `total`. Server-side copies (GPU buffers, physics shapes) are counted by
@@ -207,15 +208,20 @@ impl Terrain3D {
     #[func]
     pub fn get_memory_usage(&self) -> VarDictionary {
         let mut d = VarDictionary::new();
-        let (surface, water) = self
-            .prepared()
-            .as_ref()
-            .map_or((0, 0), |p| (p.field.heap_bytes(), p.water.heap_bytes()));
+        let (surface, water, classes) = self.prepared().as_ref().map_or((0, 0, 0), |p| {
+            let s = &p.surface;
+            let classes = s.biome_ids.capacity() * 2
+                + s.role_ids.capacity()
+                + p.exclusion.len() * 4
+                + p.regions.len() * 2;
+            (p.field.heap_bytes(), p.water.heap_bytes(), classes)
+        });
         let (meshes, collision) = self
             .pending_chunks
             .as_ref()
             .map_or((0, 0), |c| c.heap_bytes());
         d.set("surface", surface as i64);
+        d.set("classes", classes as i64);
         d.set("meshes", meshes as i64);
         d.set("collision", collision as i64);
         let index = self.view.surface_index_bytes();
@@ -225,7 +231,7 @@ impl Terrain3D {
         d.set("patches", patches as i64);
         d.set(
             "total",
-            (surface + meshes + collision + water + index + patches) as i64,
+            (surface + classes + meshes + collision + water + index + patches) as i64,
         );
         d
     }
