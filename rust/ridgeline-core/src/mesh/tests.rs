@@ -402,3 +402,69 @@ fn rapier_ball_rests_on_the_collision_data() {
         );
     }
 }
+
+#[test]
+fn every_triangle_of_every_level_stays_within_one_coarse_step() {
+    // A round hole in one chunk of 64-cell chunks (the demo's layout), and scattered holes.
+    let base = rough_field([192.0, 192.0], [192, 192], 64, 41, 12.0);
+    let mut holes = crate::grid::HoleMask::new(192, 192);
+    for z in 0..192usize {
+        for x in 0..192usize {
+            let (dx, dz) = (x as f32 + 0.5 - 90.3, z as f32 + 0.5 - 101.7);
+            if dx * dx + dz * dz < 25.0 {
+                holes.set(x, z, true);
+            }
+        }
+    }
+    let round = Heightfield::new(*base.grid(), base.heights().to_vec(), Some(holes)).unwrap();
+    for f in [round, holey_field([40, 40], 16, 36, 0.05)] {
+        let [dx, dz] = f.grid().spacing();
+        let [nx, nz] = f.grid().chunks();
+        for cz in 0..nz {
+            for cx in 0..nx {
+                let m = build_chunk(&f, cx, cz);
+                for lod in &m.lods {
+                    for t in lod.indices.chunks(3) {
+                        let p: Vec<Vec3> = t
+                            .iter()
+                            .map(|&i| Vec3::from(m.positions[i as usize]))
+                            .collect();
+                        let ext_x = p.iter().map(|v| v.x).fold(f32::MIN, f32::max)
+                            - p.iter().map(|v| v.x).fold(f32::MAX, f32::min);
+                        let ext_z = p.iter().map(|v| v.z).fold(f32::MIN, f32::max)
+                            - p.iter().map(|v| v.z).fold(f32::MAX, f32::min);
+                        let step = lod.step as f32;
+                        assert!(
+                            ext_x <= step * dx + 1e-3 && ext_z <= step * dz + 1e-3,
+                            "chunk ({cx}, {cz}) step {}: triangle {t:?} spans {ext_x} × {ext_z}: {p:?}",
+                            lod.step
+                        );
+                    }
+                    // Every level covers the chunk's solid cells, clockwise from above.
+                    let r = m.range;
+                    let solid = (r.z0..r.z1)
+                        .flat_map(|z| (r.x0..r.x1).map(move |x| (x, z)))
+                        .filter(|&(x, z)| !f.holes().is_hole(x as usize, z as usize))
+                        .count() as f32
+                        * dx
+                        * dz;
+                    let mut area = 0.0;
+                    for [a, b, c] in surface_triangles(&m, lod) {
+                        let n = (b - a).cross(c - a);
+                        assert!(
+                            n.y < 0.0,
+                            "chunk ({cx}, {cz}) step {}: not clockwise",
+                            lod.step
+                        );
+                        area += n.y.abs() / 2.0;
+                    }
+                    assert!(
+                        (area - solid).abs() < 1e-2,
+                        "chunk ({cx}, {cz}) step {} covers {area} of {solid}",
+                        lod.step
+                    );
+                }
+            }
+        }
+    }
+}

@@ -284,9 +284,7 @@ fn create_mesh(m: &ChunkMesh, material: Rid) -> Rid {
     let mesh = rs.mesh_create();
     let arrays = mesh_arrays(m);
     let mut lods = VarDictionary::new();
-    for (k, lod) in m.lods.iter().enumerate().skip(1) {
-        // Godot picks a level by its edge length (world units): our measured error.
-        let key = lod.error.max(1e-5 * k as f32);
+    for (lod, key) in m.lods.iter().skip(1).zip(lod_keys(m)) {
         lods.set(
             key,
             &PackedInt32Array::from_iter(lod.indices.iter().map(|&i| i as i32)).to_variant(),
@@ -300,6 +298,29 @@ fn create_mesh(m: &ChunkMesh, material: Rid) -> Rid {
     // the core's (which cover every vertex) from the start.
     rs.mesh_set_custom_aabb(mesh, aabb_of(&m.aabb));
     mesh
+}
+
+/// The server's key for each level after the first: Godot picks a level by this "edge length"
+/// (world units), our measured error, and sorts the levels by it. The keys must grow with the
+/// level: a chunk whose coarse cells fall back to full detail around holes can measure a
+/// smaller error at a coarser level, and with such a level keyed below a finer one the
+/// Compatibility renderer drew the chunk wrongly at coarse levels (streaked, missing ground:
+/// `render::gpu_path_matches_the_mesh_path`, view `stroke_after`). A raised key only makes
+/// Godot switch to that level later, never beyond `lod_error_pixels`.
+fn lod_keys(m: &ChunkMesh) -> Vec<f32> {
+    let mut last = 0.0f32;
+    m.lods
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, lod)| {
+            last = lod
+                .error
+                .max(1e-5 * k as f32)
+                .max(last * (1.0 + 1e-4) + 1e-6);
+            last
+        })
+        .collect()
 }
 
 fn aabb_of([lo, hi]: &[[f32; 3]; 2]) -> Aabb {
@@ -330,5 +351,32 @@ impl Drop for ChunkResources {
     /// Servers outlive nodes, so RIDs still held when the node is destroyed are freed here.
     fn drop(&mut self) {
         self.free();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ridgeline_core::Heightfield;
+    use ridgeline_core::grid::{Grid, HoleMask};
+
+    #[test]
+    fn level_keys_grow_with_the_level_even_around_holes() {
+        let g = Grid::new([64.0, 64.0], [64, 64], 64).unwrap();
+        let heights: Vec<f32> = (0..65 * 65)
+            .map(|i| ((i % 65) as f32 * 0.37).sin() * 3.0 + ((i / 65) as f32 * 0.21).cos() * 2.0)
+            .collect();
+        let mut holes = HoleMask::new(64, 64);
+        holes.set(30, 31, true);
+        let f = Heightfield::new(g, heights, Some(holes)).unwrap();
+        let m = ridgeline_core::mesh::build_chunk(&f, 0, 0);
+        // The coarsest level falls back to full detail over the hole's cell: error 0.
+        assert_eq!(m.lods.last().map(|l| l.error), Some(0.0));
+        let keys = lod_keys(&m);
+        assert_eq!(keys.len(), m.lods.len() - 1);
+        assert!(keys.windows(2).all(|w| w[1] > w[0]), "{keys:?}");
+        for (key, lod) in keys.iter().zip(&m.lods[1..]) {
+            assert!(*key >= lod.error);
+        }
     }
 }
