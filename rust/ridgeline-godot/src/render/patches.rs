@@ -329,8 +329,10 @@ fn patch_mesh(quads: u32, material: Rid) -> Rid {
     arrays.resize(ArrayType::MAX.ord() as usize, &Variant::nil());
     let verts =
         PackedVector3Array::from_iter(p.vertices.iter().map(|v| Vector3::new(v[0], v[1], v[2])));
-    // Placeholders: the shader writes the normal and UV of every vertex.
-    let normals = PackedVector3Array::from_iter(p.vertices.iter().map(|_| Vector3::UP));
+    // The shader derives the surface normal and writes every UV; a wall (a skirt on the
+    // terrain's border) keeps its edge's outward normal from here.
+    let normals =
+        PackedVector3Array::from_iter(p.normals.iter().map(|n| Vector3::new(n[0], n[1], n[2])));
     let uvs = PackedVector2Array::from_iter(p.vertices.iter().map(|_| Vector2::ZERO));
     let indices = PackedInt32Array::from_iter(p.indices.iter().map(|&i| i as i32));
     arrays.set(ArrayType::VERTEX.ord() as usize, &verts.to_variant());

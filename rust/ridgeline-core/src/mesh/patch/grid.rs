@@ -18,6 +18,10 @@ pub struct PatchGrid {
     /// Vertex sample offsets and skirt flag: `(i, 0 | -1, j)`; surface vertices first, row-major
     /// with `j` outer, then each edge's skirt vertices.
     pub vertices: Vec<[f32; 3]>,
+    /// Per vertex: up on the surface (the shader derives the real normal), the edge's outward
+    /// direction on its skirt (what a skirt on the terrain's border — a wall — keeps, as the
+    /// mesh path's walls do).
+    pub normals: Vec<[f32; 3]>,
     /// Triangle list: surface then skirt triangles.
     pub indices: Vec<u32>,
 }
@@ -32,6 +36,7 @@ pub fn patch_grid(quads: u32) -> PatchGrid {
             vertices.push([i as f32, 0.0, j as f32]);
         }
     }
+    let mut normals = vec![[0.0, 1.0, 0.0]; vertices.len()];
     let vid = |i: u32, j: u32| j * row + i;
     let mut indices = Vec::with_capacity((n * n * 6 + 4 * n * 6) as usize);
     for j in 0..n {
@@ -56,6 +61,7 @@ pub fn patch_grid(quads: u32) -> PatchGrid {
         let base = vertices.len() as u32;
         for &(i, j) in samples {
             vertices.push([i as f32, -1.0, j as f32]);
+            normals.push(*outward);
         }
         for k in 0..n {
             let (ta, tb) = (vid(samples[k as usize].0, samples[k as usize].1), {
@@ -70,6 +76,7 @@ pub fn patch_grid(quads: u32) -> PatchGrid {
     PatchGrid {
         quads: n,
         vertices,
+        normals,
         indices,
     }
 }
@@ -94,6 +101,19 @@ mod tests {
     fn a_patch_has_its_quads_and_a_skirt_on_every_edge() {
         let p = patch_grid(4);
         assert_eq!(p.vertices.len(), 25 + 4 * 5);
+        assert_eq!(p.normals.len(), p.vertices.len());
+        // Surface vertices point up; skirt vertices outwards, away from the patch's centre.
+        for (v, n) in p.vertices.iter().zip(&p.normals) {
+            if v[1] == 0.0 {
+                assert_eq!(*n, [0.0, 1.0, 0.0]);
+            } else {
+                assert_eq!(n[1], 0.0);
+                assert!(
+                    n[0] * (v[0] - 2.0) + n[2] * (v[2] - 2.0) > 0.0,
+                    "{v:?} {n:?}"
+                );
+            }
+        }
         // 16 quads × 2 triangles, 4 edges × 4 segments × 2 triangles.
         assert_eq!(p.indices.len(), (32 + 32) * 3);
         assert!(p.indices.iter().all(|&i| (i as usize) < p.vertices.len()));
