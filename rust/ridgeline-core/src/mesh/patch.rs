@@ -26,7 +26,7 @@ pub const MIN_PATCH_LEVELS: usize = 3;
 pub enum RenderPath {
     /// GPU patches, unless the chunks cannot have [`MIN_PATCH_LEVELS`] levels.
     Auto,
-    /// Shared grid patches reading height and normal textures.
+    /// Shared grid patches reading a height texture (normals derived from it).
     Gpu,
     /// One mesh per chunk with index-only levels of detail.
     Mesh,

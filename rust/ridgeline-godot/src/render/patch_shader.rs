@@ -1,7 +1,7 @@
 //! The GPU path's shader variants: the realistic and faceted terrain shaders with the patch
 //! vertex stage (`shaders/terrain_patches.gdshaderinc`) composed in — vertices placed from the
-//! height and normal textures before the shader's own `vertex()` body runs, and hole cells
-//! discarded first thing in `fragment()`. Everything else (the looks, the uniforms the
+//! height texture (normals derived from it) before the shader's own `vertex()` body runs, and
+//! hole cells discarded first thing in `fragment()`. Everything else (the looks, the uniforms the
 //! extension sets) is the mesh path's shader unchanged.
 
 /// The patch vertex stage, embedded at build time.

@@ -1,5 +1,6 @@
-//! `Terrain3D`'s render paths: chunk meshes, or GPU patches (shared grid patches reading
-//! height and normal textures, drawn instanced; [`crate::render::patches`]). On the GPU path
+//! `Terrain3D`'s render paths: chunk meshes, or GPU patches (shared grid patches reading a
+//! height texture and deriving normals from it, drawn instanced; [`crate::render::patches`]).
+//! On the GPU path
 //! the terrain picks every chunk's level each frame from the camera that shows it — the
 //! editor's 3D view in the editor, the viewport's current camera in a game.
 
@@ -94,7 +95,7 @@ impl Terrain3D {
 
     /// GPU path state: `levels` (patch levels), `drawn` (chunks drawn by the last frame's
     /// selection), `per_level` (chunks drawn at each level, finest first), `uploads` (instance
-    /// buffers uploaded so far), `texture_bytes` (height and normal textures on the GPU).
+    /// buffers uploaded so far), `texture_bytes` (the height texture on the GPU).
     /// Empty on the mesh path.
     #[func]
     pub fn get_patch_info(&self) -> VarDictionary {
