@@ -1,8 +1,7 @@
 //! `Terrain3D`'s render paths: chunk meshes, or GPU patches (shared grid patches reading a
 //! height texture and deriving normals from it, drawn instanced; [`crate::render::patches`]).
-//! On the GPU path
-//! the terrain picks every chunk's level each frame from the camera that shows it — the
-//! editor's 3D view in the editor, the viewport's current camera in a game.
+//! On the GPU path the terrain picks every chunk's level each frame from the camera that shows
+//! it — the editor's 3D view in the editor, the viewport's current camera in a game.
 
 use super::Terrain3D;
 use crate::convert::class_enum::class_enum;
