@@ -88,11 +88,7 @@ func _bench_memory(path: String) -> void:
 		usage["meshes"] / 1048576.0, usage["collision"] / 1048576.0, usage["water"] / 1048576.0])
 	# Peer: plain Godot resources for the same samples.
 	var n := 1025
-	var heights := PackedFloat32Array()
-	heights.resize(n * n)
-	for z in n:
-		for x in n:
-			heights[z * n + x] = terrain.get_sample_height(x, z)
+	var heights := terrain.get_height_rect(Rect2i(0, 0, n, n))
 	terrain.queue_free()
 	await process_frame
 	before = OS.get_static_memory_usage()

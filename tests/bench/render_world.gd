@@ -83,11 +83,7 @@ func _peer_memory() -> float:
 	terrain.asset = ResourceLoader.load("res://fixtures/generated/one_km.terrain.bin", "", ResourceLoader.CACHE_MODE_IGNORE)
 	root.add_child(terrain)
 	terrain.wait_for_generation()
-	var heights := PackedFloat32Array()
-	heights.resize(n * n)
-	for z in n:
-		for x in n:
-			heights[z * n + x] = terrain.get_sample_height(x, z)
+	var heights := terrain.get_height_rect(Rect2i(0, 0, n, n))
 	terrain.queue_free()
 	await _settle(2)
 	var static_before := OS.get_static_memory_usage()

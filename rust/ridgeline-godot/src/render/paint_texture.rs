@@ -98,6 +98,23 @@ impl PaintTexture {
         (self.tile, self.tiles[0])
     }
 
+    /// The sample map's size (zero before the texture is made or after it is freed).
+    pub fn samples(&self) -> [usize; 2] {
+        self.samples
+    }
+
+    /// The layout as the shaders take it (`ridgeline_layout`, `control_layout`): tile edge,
+    /// tiles along X, samples along X, samples along Z.
+    pub fn shader_layout(&self) -> Vector4i {
+        let [w, h] = self.samples;
+        Vector4i::new(self.tile as i32, self.tiles[0] as i32, w as i32, h as i32)
+    }
+
+    /// Bytes of the texture on the GPU (4 per texel, tiles padded).
+    pub fn gpu_bytes(&self) -> usize {
+        self.tiles[0] * self.tiles[1] * self.tile * self.tile * 4
+    }
+
     /// Marks the tiles under the sample rectangle `rect` for the next flush.
     pub fn mark(&mut self, rect: Rect) {
         if self.rid.is_none() || rect.is_empty() || self.tile == 0 {

@@ -107,14 +107,12 @@ impl GpuPatches {
     fn set_params(&mut self, field: &Heightfield, material: &mut SurfaceMaterial) {
         let [dx, dz] = self.grid.spacing();
         self.wall_bottom = ridgeline_core::mesh::wall_base(field);
-        let [w, h] = self.grid.samples();
-        let (tile, tiles_x) = self.heights.layout();
         if let Some(hr) = self.heights.rid() {
             material.set("ridgeline_heights", hr.to_variant());
         }
         material.set(
             "ridgeline_layout",
-            Vector4i::new(tile as i32, tiles_x as i32, w as i32, h as i32).to_variant(),
+            self.heights.shader_layout().to_variant(),
         );
         material.set(
             "ridgeline_grid",
@@ -286,10 +284,7 @@ impl GpuPatches {
 
     /// Bytes of the height texture on the GPU (4 per sample, tiles padded).
     pub fn texture_bytes(&self) -> usize {
-        let (tile, tiles_x) = self.heights.layout();
-        let [_, h] = self.grid.samples();
-        let tiles = tiles_x * h.div_ceil(tile.max(1));
-        tiles * tile * tile * 4
+        self.heights.gpu_bytes()
     }
 
     /// Bytes held on the heap (the chunks' level errors and the instance buffer).

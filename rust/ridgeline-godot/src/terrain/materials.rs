@@ -44,7 +44,6 @@ pub struct MaterialState {
     /// The control texture (tiled; edits re-encode and re-upload only the tiles they touch, so
     /// no copy of it is kept on the CPU).
     control: PaintTexture,
-    control_dims: [usize; 2],
     table: Option<LayerTable>,
     connected: Vec<Gd<Resource>>,
     warned: Vec<String>,
@@ -316,13 +315,8 @@ impl Terrain3D {
         s.set("layer_count", (layer_count as i32).to_variant());
         s.set("wall_layer", wall_layer.to_variant());
         if let Some(rid) = m.control.rid() {
-            let (tile, tiles_x) = m.control.layout();
-            let [w, d] = m.control_dims;
             s.set("control_map", rid.to_variant());
-            s.set(
-                "control_layout",
-                Vector4i::new(tile as i32, tiles_x as i32, w as i32, d as i32).to_variant(),
-            );
+            s.set("control_layout", m.control.shader_layout().to_variant());
         }
         if let Some(c) = &classes {
             let tints = c.biomes.iter().map(|b| {
@@ -372,7 +366,9 @@ impl Terrain3D {
         };
         let [w, d] = p.field.grid().samples();
         let m = &mut self.materials;
-        if m.control.rid().is_some() && m.control_dims == [w, d] && m.table.as_ref() == Some(&table)
+        if m.control.rid().is_some()
+            && m.control.samples() == [w, d]
+            && m.table.as_ref() == Some(&table)
         {
             return;
         }
@@ -384,7 +380,6 @@ impl Terrain3D {
             return;
         }
         m.table = Some(table);
-        m.control_dims = [w, d];
         m.counters.control_builds += 1;
     }
 
@@ -398,7 +393,7 @@ impl Terrain3D {
         };
         let [w, d] = p.field.grid().samples();
         let m = &mut self.materials;
-        if m.table.is_none() || m.control.rid().is_none() || m.control_dims != [w, d] {
+        if m.table.is_none() || m.control.rid().is_none() || m.control.samples() != [w, d] {
             return;
         }
         // Roles depend on slope and water around a sample; overlays on the 8 neighbours.
@@ -428,7 +423,7 @@ impl Terrain3D {
         let Some(table) = m.table.clone() else {
             return;
         };
-        let [w, d] = m.control_dims;
+        let [w, d] = m.control.samples();
         if p.field.grid().samples() != [w, d] {
             return;
         }
