@@ -49,9 +49,9 @@ func test_the_gpu_path_draws_patches_and_keeps_queries_and_collision() -> void:
 	var info := gpu.get_patch_info()
 	# 16-cell chunks: steps 1, 2, 4, 8, 16.
 	assert_eq(info["levels"], 5, "one patch level per step: %s" % info)
-	# One texture of 4 bytes per sample (heights with the hole flags; normals are derived in the
-	# shader): 129² samples in 32-texel tiles, 5 × 5 of them.
-	assert_eq(info["texture_bytes"], 160 * 160 * 4, "texture bytes %s" % info)
+	# One texture of 2 bytes per sample (16-bit heights with the hole flags; normals are derived
+	# in the shader): 129² samples in 32-texel tiles, 5 × 5 of them.
+	assert_eq(info["texture_bytes"], 160 * 160 * 2, "texture bytes %s" % info)
 	await get_tree().physics_frame
 	await get_tree().physics_frame
 	for p in [Vector3(10, 0, 10), Vector3(100.5, 0, 37.25), Vector3(250, 0, 200)]:
@@ -91,3 +91,44 @@ func test_switching_paths_rebuilds_the_drawn_surface() -> void:
 	assert_eq(terrain.get_render_path_in_use(), Terrain3D.RENDER_MESH, "back to meshes")
 	assert_eq(terrain.get_chunk_instance_count(), 64, "meshes rebuilt")
 	terrain.queue_free()
+
+
+func test_the_height_texture_follows_edits_and_re_encodes_when_they_leave_its_range() -> void:
+	var gpu := _terrain(Terrain3D.RENDER_GPU)
+	await get_tree().process_frame
+	var info := gpu.get_patch_info()
+	var code: Vector2 = info["height_code"]
+	var top := code.x + 32767.0 * code.y
+	# The code covers the ground with a margin, in 15 bits.
+	var lowest := INF
+	var highest := -INF
+	for h in gpu.get_height_rect(Rect2i(0, 0, 129, 129)):
+		lowest = minf(lowest, h)
+		highest = maxf(highest, h)
+	assert_true(code.x < lowest and top > highest, "code %s covers %s..%s" % [code, lowest, highest])
+	assert_near(code.y, (highest - lowest) * 1.2 / 32767.0, 1e-4, "metres per unit")
+	var tiles: int = info["tile_uploads"]
+	# A small raise inside the range: the tiles under it, the same code.
+	assert_true(gpu.apply_stroke({"type": "raise", "center": [100, 100], "radius": 4.0, "amount": 0.5}), "raise")
+	await get_tree().process_frame
+	info = gpu.get_patch_info()
+	assert_eq(info["height_code"], code, "the code stays")
+	var small: int = info["tile_uploads"] - tiles
+	assert_true(small >= 1 and small <= 4, "%d tiles re-uploaded" % small)
+	# A raise far above the range: a new code, every tile re-encoded once.
+	assert_true(gpu.apply_stroke({"type": "raise", "center": [60, 60], "radius": 12.0, "amount": 400.0}), "tall raise")
+	await get_tree().process_frame
+	info = gpu.get_patch_info()
+	var peak := gpu.get_height(Vector3(60, 0, 60))
+	var grown: Vector2 = info["height_code"]
+	assert_true(peak > highest + 100.0, "the peak rose: %s" % peak)
+	assert_true(grown.x + 32767.0 * grown.y > peak, "the new code %s holds the peak %s" % [grown, peak])
+	assert_eq(info["tile_uploads"] - tiles - small, 25, "every tile re-encoded")
+	# And back: undo leaves the grown code (still covering the ground) and re-uploads the tiles
+	# under the stroke only.
+	assert_true(gpu.undo_stroke(), "undo")
+	await get_tree().process_frame
+	info = gpu.get_patch_info()
+	assert_eq(info["height_code"], grown, "a covering code is kept")
+	assert_true(info["tile_uploads"] - tiles - small - 25 <= 4, "undo re-uploads the stroke's tiles")
+	gpu.queue_free()

@@ -8,15 +8,17 @@
 
 use crate::grid::Grid;
 
-/// Above this many samples a terrain keeps collision only near moving bodies unless told
-/// otherwise (`Terrain3D.collision_mode` Auto): 2049 × 2049, a 2 km map at 1 m. Up to it every
-/// chunk has its shape (a 1 km map at 1 m holds 4 MB of collision heights).
-pub const FULL_COLLISION_MAX_SAMPLES: usize = 2049 * 2049;
+/// Above this many surface triangles (two per cell) a terrain keeps collision only near moving
+/// bodies unless told otherwise (`Terrain3D.collision_mode` Auto): seed 004's default, 0.6 M,
+/// so a 512 m map at 1 m (513 × 513 samples, 0.52 M triangles) has every chunk's shape and a
+/// 1 km map at 1 m (2.1 M triangles, 4 MB of collision heights in the physics server) keeps
+/// only the ground near its bodies.
+pub const FULL_COLLISION_MAX_TRIANGLES: u64 = 600_000;
 
 /// How a terrain's collision is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CollisionMode {
-    /// Full collision up to [`FULL_COLLISION_MAX_SAMPLES`], near bodies above.
+    /// Full collision up to [`FULL_COLLISION_MAX_TRIANGLES`], near bodies above.
     Auto,
     /// Every chunk has its shape.
     Full,
@@ -28,13 +30,19 @@ impl CollisionMode {
     /// The mode a terrain of `grid`'s size uses: `Auto` decided by its sample count.
     pub fn resolve(self, grid: &Grid) -> CollisionMode {
         match self {
-            CollisionMode::Auto if grid.sample_count() > FULL_COLLISION_MAX_SAMPLES => {
+            CollisionMode::Auto if triangles(grid) > FULL_COLLISION_MAX_TRIANGLES => {
                 CollisionMode::NearBodies
             }
             CollisionMode::Auto => CollisionMode::Full,
             other => other,
         }
     }
+}
+
+/// The surface triangles of `grid`: two per cell.
+fn triangles(grid: &Grid) -> u64 {
+    let [cx, cz] = grid.cells();
+    2 * u64::from(cx) * u64::from(cz)
 }
 
 /// What one [`NearChunks::retarget`] changed, as row-major chunk indices (ascending).
@@ -180,9 +188,16 @@ mod tests {
     }
 
     #[test]
-    fn auto_keeps_full_collision_up_to_two_km_at_one_metre() {
-        let small = Grid::new([2048.0, 2048.0], [2048, 2048], 64).unwrap();
-        let large = Grid::new([4096.0, 4096.0], [4096, 4096], 64).unwrap();
+    fn auto_keeps_full_collision_up_to_six_hundred_thousand_triangles() {
+        let small = Grid::new([512.0, 512.0], [512, 512], 64).unwrap();
+        let large = Grid::new([1024.0, 1024.0], [1024, 1024], 64).unwrap();
+        let edge = Grid::new([600.0, 500.0], [600, 500], 50).unwrap();
+        let over = Grid::new([601.0, 500.0], [601, 500], 50).unwrap();
+        assert_eq!(CollisionMode::Auto.resolve(&edge), CollisionMode::Full);
+        assert_eq!(
+            CollisionMode::Auto.resolve(&over),
+            CollisionMode::NearBodies
+        );
         assert_eq!(CollisionMode::Auto.resolve(&small), CollisionMode::Full);
         assert_eq!(
             CollisionMode::Auto.resolve(&large),

@@ -1,4 +1,4 @@
-//! A per-sample RGBA8 layer on the GPU, updated by sub-rectangle: the map is cut into square
+//! A per-sample RGBA8 (or RG8) layer on the GPU, updated by sub-rectangle: the map is cut into square
 //! tiles, the layers of one `Texture2DArray` (through the rendering server), and a flush
 //! re-uploads only the tiles a write dirtied, each with `RenderingServer.texture_2d_update`
 //! on its own layer.
@@ -22,10 +22,38 @@ use ridgeline_core::edit::Rect;
 /// Most layers a tiled texture uses (the minimum `GL_MAX_ARRAY_TEXTURE_LAYERS` is 256).
 const MAX_TILES: usize = 256;
 
-/// A tiled RGBA8 layer texture and its dirty tiles.
+/// What one texel holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Texel {
+    /// Four bytes (control map, user channels).
+    #[default]
+    Rgba8,
+    /// Two bytes (the GPU path's heights).
+    Rg8,
+}
+
+impl Texel {
+    /// Bytes per texel.
+    pub fn bytes(self) -> usize {
+        match self {
+            Texel::Rgba8 => 4,
+            Texel::Rg8 => 2,
+        }
+    }
+
+    fn format(self) -> Format {
+        match self {
+            Texel::Rgba8 => Format::RGBA8,
+            Texel::Rg8 => Format::RG8,
+        }
+    }
+}
+
+/// A tiled layer texture and its dirty tiles.
 #[derive(Default)]
 pub struct PaintTexture {
     rid: Option<Rid>,
+    texel: Texel,
     samples: [usize; 2],
     tile: usize,
     tiles: [usize; 2],
@@ -38,6 +66,13 @@ pub struct PaintTexture {
 }
 
 impl PaintTexture {
+    /// A texture of `texel`s (none is made before [`Self::ensure`]).
+    pub fn new(texel: Texel) -> Self {
+        let mut t = Self::default();
+        t.texel = texel;
+        t
+    }
+
     /// The tile edge for a `w × h` sample map: the smallest edge ≥ 32 that needs at most
     /// [`MAX_TILES`] tiles (not rounded to a power of two, so the tiles pad the map little:
     /// 1040² texels for 1025² samples instead of 1152²).
@@ -49,11 +84,12 @@ impl PaintTexture {
         t
     }
 
-    /// The texture RID, (re)created for a `samples` map from `bytes` (4 per sample, row-major;
+    /// The texture RID, (re)created for a `samples` map from `bytes` (one texel per sample, row-major;
     /// empty = zeros) when the size changed.
     pub fn ensure(&mut self, samples: [usize; 2], bytes: &[u8]) -> Option<Rid> {
+        let texel = self.texel.bytes();
         self.ensure_with(samples, &|rect, out, stride| {
-            copy_rect(bytes, samples, rect, out, stride)
+            copy_rect(bytes, texel, samples, rect, out, stride)
         })
     }
 
@@ -74,7 +110,14 @@ impl PaintTexture {
         let mut scratch = Vec::new();
         for tz in 0..tiles[1] {
             for tx in 0..tiles[0] {
-                images.push(&tile_image(fill, samples, tile, tx, tz, &mut scratch)?);
+                images.push(&tile_image(
+                    fill,
+                    self.texel,
+                    samples,
+                    tile,
+                    [tx, tz],
+                    &mut scratch,
+                )?);
             }
         }
         let rid = RenderingServer::singleton()
@@ -110,9 +153,17 @@ impl PaintTexture {
         Vector4i::new(self.tile as i32, self.tiles[0] as i32, w as i32, h as i32)
     }
 
-    /// Bytes of the texture on the GPU (4 per texel, tiles padded).
+    /// Bytes of the texture's texels on the GPU (tiles padded).
     pub fn gpu_bytes(&self) -> usize {
-        self.tiles[0] * self.tiles[1] * self.tile * self.tile * 4
+        self.tiles[0] * self.tiles[1] * self.tile * self.tile * self.texel.bytes()
+    }
+
+    /// Marks every tile for the next flush (the texels' meaning changed).
+    pub fn mark_all(&mut self) {
+        if self.rid.is_some() && !self.dirty.is_empty() {
+            self.dirty.fill(true);
+            self.any_dirty = true;
+        }
     }
 
     /// Marks the tiles under the sample rectangle `rect` for the next flush.
@@ -135,11 +186,12 @@ impl PaintTexture {
         self.any_dirty
     }
 
-    /// Uploads every dirty tile from `bytes` (the whole map, 4 per sample). Returns the number
-    /// of tiles uploaded.
+    /// Uploads every dirty tile from `bytes` (the whole map, one texel per sample). Returns the
+    /// number of tiles uploaded.
     pub fn flush(&mut self, bytes: &[u8]) -> usize {
         let samples = self.samples;
-        self.flush_with(&|rect, out, stride| copy_rect(bytes, samples, rect, out, stride))
+        let texel = self.texel.bytes();
+        self.flush_with(&|rect, out, stride| copy_rect(bytes, texel, samples, rect, out, stride))
     }
 
     /// [`Self::flush`] with the texels made by `fill`.
@@ -159,7 +211,15 @@ impl PaintTexture {
                 continue;
             }
             let (tx, tz) = (k % self.tiles[0], k / self.tiles[0]);
-            if let Some(img) = tile_image(fill, self.samples, self.tile, tx, tz, &mut scratch) {
+            let img = tile_image(
+                fill,
+                self.texel,
+                self.samples,
+                self.tile,
+                [tx, tz],
+                &mut scratch,
+            );
+            if let Some(img) = img {
                 rs.texture_2d_update(rid, &img, k as i32);
                 n += 1;
             }
@@ -188,41 +248,42 @@ impl Drop for PaintTexture {
     }
 }
 
-/// Writes the texels of the sample rectangle `[x0, z0, x1, z1)` into the start of `out` (4
-/// bytes each, `stride` texels per row).
+/// Writes the texels of the sample rectangle `[x0, z0, x1, z1)` into the start of `out` (the
+/// texture's [`Texel`] bytes each, `stride` texels per row).
 pub type TexelFill<'a> = dyn Fn([usize; 4], &mut [u8], usize) + 'a;
 
-/// [`TexelFill`] from a whole map's bytes (4 per sample, row-major); nothing when the map is
-/// not `w × h` (the texels stay zero).
+/// [`TexelFill`] from a whole map's bytes (`texel` per sample, row-major); nothing when the
+/// map is not `w × h` (the texels stay zero).
 fn copy_rect(
     bytes: &[u8],
+    texel: usize,
     [w, h]: [usize; 2],
     [x0, z0, x1, z1]: [usize; 4],
     out: &mut [u8],
     stride: usize,
 ) {
-    if bytes.len() != w * h * 4 {
+    if bytes.len() != w * h * texel {
         return;
     }
-    let cols = x1 - x0;
+    let row_bytes = (x1 - x0) * texel;
     for row in 0..z1 - z0 {
-        let src = ((z0 + row) * w + x0) * 4;
-        out[row * stride * 4..row * stride * 4 + cols * 4]
-            .copy_from_slice(&bytes[src..src + cols * 4]);
+        let src = ((z0 + row) * w + x0) * texel;
+        let dst = row * stride * texel;
+        out[dst..dst + row_bytes].copy_from_slice(&bytes[src..src + row_bytes]);
     }
 }
 
 /// The image of tile (tx, tz): texels past the map's edge are zero.
 fn tile_image(
     fill: &TexelFill,
+    texel: Texel,
     [w, h]: [usize; 2],
     tile: usize,
-    tx: usize,
-    tz: usize,
+    [tx, tz]: [usize; 2],
     scratch: &mut Vec<u8>,
 ) -> Option<Gd<Image>> {
     scratch.clear();
-    scratch.resize(tile * tile * 4, 0);
+    scratch.resize(tile * tile * texel.bytes(), 0);
     let (x0, z0) = (tx * tile, tz * tile);
     let (x1, z1) = ((x0 + tile).min(w), (z0 + tile).min(h));
     if x1 > x0 && z1 > z0 {
@@ -232,7 +293,7 @@ fn tile_image(
         tile as i32,
         tile as i32,
         false,
-        Format::RGBA8,
+        texel.format(),
         &PackedByteArray::from(scratch.as_slice()),
     )
 }

@@ -6,7 +6,7 @@
 //! variant ([`super::patch_shader`]). Collision and queries never read any of this.
 
 use super::chunks::Placement;
-use super::paint_texture::PaintTexture;
+use super::paint_texture::{PaintTexture, Texel};
 use super::surface_material::SurfaceMaterial;
 use godot::classes::RenderingServer;
 use godot::classes::rendering_server::{ArrayType, MultimeshTransformFormat, PrimitiveType};
@@ -18,7 +18,7 @@ use ridgeline_core::grid::Grid;
 use ridgeline_core::mesh::patch::grid::{patch_grid, patch_steps};
 use ridgeline_core::mesh::patch::levels::{PatchLevels, all_patch_levels, patch_levels};
 use ridgeline_core::mesh::patch::select::{PatchSelection, PatchView, select_patches};
-use ridgeline_core::mesh::patch::texels::height_texels;
+use ridgeline_core::mesh::patch::texels::{HeightCode, height_texels};
 
 /// Floats per MultiMesh instance: a 3×4 transform and the custom data.
 const INSTANCE_FLOATS: usize = 16;
@@ -37,6 +37,8 @@ struct Level {
 pub struct GpuPatches {
     grid: Grid,
     heights: PaintTexture,
+    /// The height range the texture encodes (re-chosen when edits leave it).
+    code: HeightCode,
     chunks: Vec<PatchLevels>,
     levels: Vec<Level>,
     selection: PatchSelection,
@@ -58,9 +60,11 @@ impl GpuPatches {
     pub fn build(field: &Heightfield, place: &Placement, material: &mut SurfaceMaterial) -> Self {
         let grid = *field.grid();
         let [w, h] = grid.samples();
-        let mut heights = PaintTexture::default();
+        let [lo, hi] = field.height_range();
+        let code = HeightCode::for_range(lo, hi);
+        let mut heights = PaintTexture::new(Texel::Rg8);
         heights.ensure_with([w, h], &|r, out, stride| {
-            height_texels(field, r, out, stride)
+            height_texels(field, &code, r, out, stride)
         });
         let chunks = all_patch_levels(field);
         material.set_patches(true);
@@ -68,6 +72,7 @@ impl GpuPatches {
         let mut out = GpuPatches {
             grid,
             heights,
+            code,
             chunks,
             levels: Vec::new(),
             selection: PatchSelection::default(),
@@ -103,8 +108,19 @@ impl GpuPatches {
         out
     }
 
-    /// The texture layouts, grid and wall bottom on the material.
+    /// The texture layouts, height code, grid and wall bottom on the material. When the
+    /// surface's heights left the code's range (edits), a new code is chosen and every tile is
+    /// marked for re-encoding.
     fn set_params(&mut self, field: &Heightfield, material: &mut SurfaceMaterial) {
+        let [lo, hi] = field.height_range();
+        if !self.code.covers(lo, hi) {
+            self.code = HeightCode::for_range(lo, hi);
+            self.heights.mark_all();
+        }
+        material.set(
+            "ridgeline_height_code",
+            Vector2::new(self.code.base, self.code.step).to_variant(),
+        );
         let [dx, dz] = self.grid.spacing();
         self.wall_bottom = ridgeline_core::mesh::wall_base(field);
         if let Some(hr) = self.heights.rid() {
@@ -247,8 +263,9 @@ impl GpuPatches {
             }
             self.shown = PatchSelection::default();
         }
+        let code = self.code;
         self.heights
-            .flush_with(&|r, out, stride| height_texels(field, r, out, stride))
+            .flush_with(&|r, out, stride| height_texels(field, &code, r, out, stride))
     }
 
     /// True when texture tiles or chunk levels wait for a flush.
@@ -282,7 +299,18 @@ impl GpuPatches {
         self.shown.levels.iter().map(Vec::len).collect()
     }
 
-    /// Bytes of the height texture on the GPU (4 per sample, tiles padded).
+    /// The height range the texture encodes: base and metres per unit.
+    pub fn height_code(&self) -> HeightCode {
+        self.code
+    }
+
+    /// Height texture tiles uploaded after the texture was made (edits; every tile when a new
+    /// height code re-encodes it).
+    pub fn tile_uploads(&self) -> u64 {
+        self.heights.tile_uploads
+    }
+
+    /// Bytes of the height texture on the GPU (2 per sample, tiles padded).
     pub fn texture_bytes(&self) -> usize {
         self.heights.gpu_bytes()
     }

@@ -19,7 +19,8 @@ use std::rc::Rc;
 class_enum! {
     /// How a terrain keeps its collision ([member Terrain3D.collision_mode]).
     pub enum CollisionMode for Terrain3D as "CollisionMode" {
-        /// Every chunk's shape up to 2049 × 2049 samples (a 2 km map at 1 m), near bodies above.
+        /// Every chunk's shape up to 600,000 surface triangles (two per cell: a 512 m map at 1 m),
+        /// near bodies above (a 1 km map at 1 m has 2.1 million).
         Auto = 0 as "COLLISION_AUTO",
         /// Every chunk has its shape, always.
         Full = 1 as "COLLISION_FULL",

@@ -103,7 +103,8 @@ pub struct Terrain3D {
     collision_mask: u32,
     /// How the collision is kept: every chunk's shape, or only the chunks near moving bodies
     /// (large maps; see [enum CollisionMode]). [constant COLLISION_AUTO] (default) keeps every
-    /// chunk up to 2049 × 2049 samples. Changing it rebuilds the collision.
+    /// chunk up to 600,000 triangles (a 512 m map at 1 m) and only the chunks near bodies above.
+    /// Changing it rebuilds the collision.
     #[export]
     #[var(set)]
     collision_mode: collision::CollisionMode,

@@ -94,8 +94,9 @@ impl Terrain3D {
 
     /// GPU path state: `levels` (patch levels), `drawn` (chunks drawn by the last frame's
     /// selection), `per_level` (chunks drawn at each level, finest first), `uploads` (instance
-    /// buffers uploaded so far), `texture_bytes` (the height texture on the GPU).
-    /// Empty on the mesh path.
+    /// buffers uploaded so far), `texture_bytes` (the height texture on the GPU), `height_code`
+    /// (`Vector2`: the height of unit 0 and metres per unit of the 16-bit height texels) and
+    /// `tile_uploads` (height texture tiles re-uploaded after edits). Empty on the mesh path.
     #[func]
     pub fn get_patch_info(&self) -> VarDictionary {
         let mut d = VarDictionary::new();
@@ -108,6 +109,9 @@ impl Terrain3D {
             );
             d.set("uploads", p.uploads as i64);
             d.set("texture_bytes", p.texture_bytes() as i64);
+            let code = p.height_code();
+            d.set("height_code", Vector2::new(code.base, code.step));
+            d.set("tile_uploads", p.tile_uploads() as i64);
         }
         d
     }
