@@ -352,13 +352,41 @@ pub(crate) fn coarse_cell_error(
         local_h(xb, zb),
     ];
     let (cw, cd) = ((xb - xa) as f32, (zb - za) as f32);
+    // Reciprocals instead of a division per sample: exact for the power-of-two cells of every
+    // whole chunk, within an ulp of the quotient for a partial chunk's end.
+    let (inv_w, inv_d) = (1.0 / cw, 1.0 / cd);
+    let [h00, h10, h01, h11] = corners;
     let mut err = 0.0f32;
+    // `d > e` rather than `f32::max`: the same for the finite heights a field holds, and one
+    // instruction on the loop's dependency chain instead of a NaN-aware sequence.
+    let keep = |e: f32, d: f32| if d > e { d } else { e };
+    let square = xb - xa == zb - za;
     for z in za..=zb {
-        let v = (z - za) as f32 / cd;
-        for x in xa..=xb {
-            let u = (x - xa) as f32 / cw;
-            err = err.max((coarse_height(corners, u, v) - local_h(x, z)).abs());
+        let v = (z - za) as f32 * inv_d;
+        let mut row = 0.0f32;
+        if square {
+            // The diagonal u + v = 1 splits the row at a sample: the first triangle's samples,
+            // then the second's (as `coarse_height` decides, without its branch).
+            let split = xa + (zb - z);
+            for x in xa..=split {
+                let u = (x - xa) as f32 * inv_w;
+                row = keep(
+                    row,
+                    (h00 + u * (h10 - h00) + v * (h01 - h00) - local_h(x, z)).abs(),
+                );
+            }
+            for x in split + 1..=xb {
+                let u = (x - xa) as f32 * inv_w;
+                let c = h11 + (1.0 - u) * (h01 - h11) + (1.0 - v) * (h10 - h11);
+                row = keep(row, (c - local_h(x, z)).abs());
+            }
+        } else {
+            for x in xa..=xb {
+                let u = (x - xa) as f32 * inv_w;
+                row = keep(row, (coarse_height(corners, u, v) - local_h(x, z)).abs());
+            }
         }
+        err = keep(err, row);
     }
     if xb - xa != zb - za {
         // Points on the coarse diagonal u + v = 1 crossing fine lines x = i, z = j, x + z = k.

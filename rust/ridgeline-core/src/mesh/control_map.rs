@@ -120,10 +120,39 @@ pub fn encode_rect(
     if roles.len() != n || biomes.len() != n || texels.len() != n * 4 {
         return;
     }
-    let id = |x: usize, z: usize| {
-        let i = z * width + x;
-        table.layer(biomes[i], roles[i])
+    let (z0, z1) = (rect.z0.min(depth), rect.z1.min(depth));
+    let (x0, x1) = (rect.x0.min(width), rect.x1.min(width));
+    if z1 <= z0 || x1 <= x0 {
+        return;
+    }
+    // Layer ids of the rectangle grown by one sample (clipped), looked up once per sample
+    // rather than once per neighbour.
+    let (gx0, gz0) = (x0.saturating_sub(1), z0.saturating_sub(1));
+    let (gx1, gz1) = ((x1 + 1).min(width), (z1 + 1).min(depth));
+    let gw = gx1 - gx0;
+    let parallel = (x1 - x0) * (z1 - z0) >= PARALLEL_TEXELS;
+    let mut ids = vec![0u8; gw * (gz1 - gz0)];
+    let id_row = |(k, out): (usize, &mut [u8])| {
+        let start = (gz0 + k) * width + gx0;
+        for (o, (&b, &r)) in out.iter_mut().zip(
+            biomes[start..start + gw]
+                .iter()
+                .zip(&roles[start..start + gw]),
+        ) {
+            *o = table.layer(b, r);
+        }
     };
+    // A brush stamp's few hundred texels cost less than waking the thread pool; whole maps
+    // (a terrain's first control map) go row-parallel (each row is written by one thread, so
+    // the result is the same).
+    if parallel {
+        use rayon::prelude::*;
+        ids.par_chunks_mut(gw).enumerate().for_each(id_row);
+    } else {
+        ids.chunks_mut(gw).enumerate().for_each(id_row);
+    }
+    let ids = &ids;
+    let id = |x: usize, z: usize| ids[(z - gz0) * gw + (x - gx0)];
     const NEIGHBOURS: [(isize, isize, u32); 8] = [
         (-1, 0, 2),
         (1, 0, 2),
@@ -134,12 +163,22 @@ pub fn encode_rect(
         (-1, 1, 1),
         (1, 1, 1),
     ];
-    let (z0, z1) = (rect.z0.min(depth), rect.z1.min(depth));
-    let (x0, x1) = (rect.x0.min(width), rect.x1.min(width));
+    let interior = |x: usize, z: usize| x > 0 && z > 0 && x + 1 < width && z + 1 < depth;
     let row = |(k, out): (usize, &mut [u8])| {
         let z = z0 + k;
         for x in x0..x1 {
             let base = id(x, z);
+            let i = x * 4;
+            out[i] = base;
+            out[i + 3] = biomes[z * width + x];
+            // Most samples lie inside one layer: no overlay.
+            if interior(x, z)
+                && (z - 1..=z + 1).all(|nz| (x - 1..=x + 1).all(|nx| id(nx, nz) == base))
+            {
+                out[i + 1] = base;
+                out[i + 2] = 0;
+                continue;
+            }
             // (id, weight) of the other ids around, at most 8 distinct.
             let mut others: [(u8, u32); 8] = [(0, 0); 8];
             let mut count = 0;
@@ -165,25 +204,16 @@ pub fn encode_rect(
                 .copied()
                 .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
                 .unwrap_or((base, 0));
-            let i = x * 4;
-            out[i] = base;
             out[i + 1] = overlay;
             out[i + 2] = (weight * 255 / 24) as u8;
-            out[i + 3] = biomes[z * width + x];
         }
     };
-    if z1 <= z0 {
-        return;
-    }
     let rows = &mut texels[z0 * width * 4..z1 * width * 4];
-    // A brush stamp's few hundred texels cost less than waking the thread pool; whole maps
-    // (a terrain's first control map) go row-parallel (each row is written by one thread, so
-    // the result is the same).
-    if (x1 - x0) * (z1 - z0) < PARALLEL_TEXELS {
-        rows.chunks_mut(width * 4).enumerate().for_each(row);
-    } else {
+    if parallel {
         use rayon::prelude::*;
         rows.par_chunks_mut(width * 4).enumerate().for_each(row);
+    } else {
+        rows.chunks_mut(width * 4).enumerate().for_each(row);
     }
 }
 
@@ -362,5 +392,95 @@ mod tests {
         }
         assert_eq!(whole, rows);
         assert!(whole.iter().any(|&b| b != 0));
+    }
+
+    /// The overlay rule written plainly: every neighbour looked up, no shortcut.
+    fn reference(w: usize, d: usize, roles: &[u8], biomes: &[u8], t: &LayerTable) -> Vec<u8> {
+        let id = |x: usize, z: usize| t.layer(biomes[z * w + x], roles[z * w + x]);
+        let mut out = vec![0u8; w * d * 4];
+        for z in 0..d {
+            for x in 0..w {
+                let base = id(x, z);
+                let mut weights = std::collections::BTreeMap::<u8, u32>::new();
+                for dz in -1isize..=1 {
+                    for dx in -1isize..=1 {
+                        let (nx, nz) = (x as isize + dx, z as isize + dz);
+                        if (dx, dz) == (0, 0)
+                            || nx < 0
+                            || nz < 0
+                            || nx >= w as isize
+                            || nz >= d as isize
+                        {
+                            continue;
+                        }
+                        let other = id(nx as usize, nz as usize);
+                        if other != base {
+                            *weights.entry(other).or_default() +=
+                                if dx == 0 || dz == 0 { 2 } else { 1 };
+                        }
+                    }
+                }
+                // Heaviest; on a tie the smaller id (the map iterates ids ascending).
+                let (overlay, weight) =
+                    weights.iter().fold(
+                        (base, 0),
+                        |best, (&o, &wt)| if wt > best.1 { (o, wt) } else { best },
+                    );
+                let i = (z * w + x) * 4;
+                out[i..i + 4].copy_from_slice(&[
+                    base,
+                    overlay,
+                    (weight * 255 / 24) as u8,
+                    biomes[z * w + x],
+                ]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn blobs_encode_as_the_plain_rule_whole_and_by_rectangle() {
+        let (w, d) = (301, 263);
+        // Blocks of one role (most samples have no overlay) with specks of others.
+        let roles: Vec<u8> = (0..w * d)
+            .map(|i| {
+                let (x, z) = (i % w, i / w);
+                let speck = (x * 31 + z * 17) % 97 == 0;
+                (((x / 23 + z / 19) % 4) as u8 + u8::from(speck) * 4) % 9
+            })
+            .collect();
+        let biomes: Vec<u8> = (0..w * d).map(|i| ((i % w) / 120) as u8).collect();
+        let mut row0 = [UNBOUND; ROLE_COUNT];
+        row0[..4].copy_from_slice(&[4, 5, 5, 6]);
+        let table = LayerTable::new(vec![row0, [1, 2, 3, 4, 5, 6, 7, 8, 9], [2; ROLE_COUNT]]);
+        let want = reference(w, d, &roles, &biomes, &table);
+        assert_eq!(encode(w, d, &roles, &biomes, &table), want);
+        // Rectangles (edges, corners, one sample) rewrite exactly their texels.
+        let mut part = want.clone();
+        for (x0, z0, x1, z1) in [
+            (0, 0, 7, 5),
+            (290, 250, 301, 263),
+            (100, 0, 101, 263),
+            (37, 41, 38, 42),
+        ] {
+            for z in z0..z1 {
+                part[(z * w + x0) * 4..(z * w + x1) * 4].fill(0xAA);
+            }
+            encode_rect(
+                w,
+                d,
+                &roles,
+                &biomes,
+                &table,
+                TexelRect { x0, z0, x1, z1 },
+                &mut part,
+            );
+        }
+        assert_eq!(part, want);
+        let plain = (0..w * d).filter(|&i| want[i * 4 + 2] == 0).count();
+        assert!(
+            plain > w * d / 2 && plain < w * d,
+            "{plain} samples without overlay"
+        );
     }
 }
