@@ -57,6 +57,19 @@ func test_auto_keeps_every_chunk_on_a_small_map() -> void:
 	terrain.queue_free()
 
 
+func test_auto_keeps_only_the_ground_near_bodies_above_600k_triangles() -> void:
+	# 600 × 600 cells: 720,000 triangles, past seed 004's 600,000 (the editor keeps these full:
+	# tests_editor/cases/test_collision.gd).
+	var terrain := Terrain3D.new()
+	terrain.recipe = RECIPE.replace('"resolution": [256, 256]', '"resolution": [600, 600]').replace('"size": [512, 512]', '"size": [600, 600]').replace('"chunk_cells": 16', '"chunk_cells": 50')
+	add_child(terrain)
+	terrain.wait_for_generation()
+	await _ticks(2)
+	assert_eq(terrain.get_collision_mode_in_use(), Terrain3D.COLLISION_NEAR_BODIES, "auto on 601² samples in a game")
+	assert_eq(terrain.get_collision_info()["chunks"], 0, "no body, no chunk shapes")
+	terrain.queue_free()
+
+
 func test_near_bodies_builds_and_releases_chunks_around_a_moving_body() -> void:
 	var terrain := _terrain(Terrain3D.COLLISION_NEAR_BODIES)
 	await _ticks(2)

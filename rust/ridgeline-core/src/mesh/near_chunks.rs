@@ -15,11 +15,19 @@ use crate::grid::Grid;
 /// only the ground near its bodies.
 pub const FULL_COLLISION_MAX_TRIANGLES: u64 = 600_000;
 
+/// [`CollisionMode::AutoEditor`]'s bound: 2048 × 2048 cells, a 2 km map at 1 m (8.4 M
+/// triangles). In the editor the scene's physics also places things ("Snap Object to Floor" and
+/// placement tools cast physics rays), so the maps a level designer works on keep every chunk's
+/// shape there.
+pub const EDITOR_FULL_COLLISION_MAX_TRIANGLES: u64 = 2 * 2048 * 2048;
+
 /// How a terrain's collision is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CollisionMode {
     /// Full collision up to [`FULL_COLLISION_MAX_TRIANGLES`], near bodies above.
     Auto,
+    /// `Auto` in the editor: full collision up to [`EDITOR_FULL_COLLISION_MAX_TRIANGLES`].
+    AutoEditor,
     /// Every chunk has its shape.
     Full,
     /// Only chunks near moving bodies have shapes.
@@ -33,7 +41,10 @@ impl CollisionMode {
             CollisionMode::Auto if triangles(grid) > FULL_COLLISION_MAX_TRIANGLES => {
                 CollisionMode::NearBodies
             }
-            CollisionMode::Auto => CollisionMode::Full,
+            CollisionMode::AutoEditor if triangles(grid) > EDITOR_FULL_COLLISION_MAX_TRIANGLES => {
+                CollisionMode::NearBodies
+            }
+            CollisionMode::Auto | CollisionMode::AutoEditor => CollisionMode::Full,
             other => other,
         }
     }
@@ -204,6 +215,18 @@ mod tests {
             CollisionMode::NearBodies
         );
         assert_eq!(CollisionMode::Full.resolve(&large), CollisionMode::Full);
+        // In the editor, full up to 2 km at 1 m.
+        let two = Grid::new([2048.0, 2048.0], [2048, 2048], 64).unwrap();
+        let four = Grid::new([4096.0, 4096.0], [4096, 4096], 64).unwrap();
+        assert_eq!(
+            CollisionMode::AutoEditor.resolve(&large),
+            CollisionMode::Full
+        );
+        assert_eq!(CollisionMode::AutoEditor.resolve(&two), CollisionMode::Full);
+        assert_eq!(
+            CollisionMode::AutoEditor.resolve(&four),
+            CollisionMode::NearBodies
+        );
         assert_eq!(
             CollisionMode::NearBodies.resolve(&small),
             CollisionMode::NearBodies

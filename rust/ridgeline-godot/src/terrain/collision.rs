@@ -20,7 +20,9 @@ class_enum! {
     /// How a terrain keeps its collision ([member Terrain3D.collision_mode]).
     pub enum CollisionMode for Terrain3D as "CollisionMode" {
         /// Every chunk's shape up to 600,000 surface triangles (two per cell: a 512 m map at 1 m),
-        /// near bodies above (a 1 km map at 1 m has 2.1 million).
+        /// near bodies above (a 1 km map at 1 m has 2.1 million). In the editor, every chunk's
+        /// shape up to 2048 × 2048 cells (a 2 km map at 1 m): "Snap Object to Floor" and
+        /// placement tools cast physics rays.
         Auto = 0 as "COLLISION_AUTO",
         /// Every chunk has its shape, always.
         Full = 1 as "COLLISION_FULL",
@@ -32,9 +34,13 @@ class_enum! {
 }
 
 impl CollisionMode {
-    /// The core's mode.
+    /// The core's mode (`Auto` in the editor keeps full collision on larger maps: see
+    /// [`CoreMode::AutoEditor`]).
     pub fn core(self) -> CoreMode {
         match self {
+            CollisionMode::Auto if godot::classes::Engine::singleton().is_editor_hint() => {
+                CoreMode::AutoEditor
+            }
             CollisionMode::Auto => CoreMode::Auto,
             CollisionMode::Full => CoreMode::Full,
             CollisionMode::NearBodies => CoreMode::NearBodies,

@@ -103,7 +103,8 @@ pub struct Terrain3D {
     collision_mask: u32,
     /// How the collision is kept: every chunk's shape, or only the chunks near moving bodies
     /// (large maps; see [enum CollisionMode]). [constant COLLISION_AUTO] (default) keeps every
-    /// chunk up to 600,000 triangles (a 512 m map at 1 m) and only the chunks near bodies above.
+    /// chunk up to 600,000 triangles (a 512 m map at 1 m) and only the chunks near bodies above
+    /// (in the editor: every chunk up to a 2 km map at 1 m).
     /// Changing it rebuilds the collision.
     #[export]
     #[var(set)]
