@@ -1,5 +1,5 @@
-//! A per-sample RGBA8 (or RG8) layer on the GPU, updated by sub-rectangle: the map is cut into square
-//! tiles, the layers of one `Texture2DArray` (through the rendering server), and a flush
+//! A per-sample RGBA8 (or RG8) layer on the GPU, updated by sub-rectangle: the map is cut into
+//! square tiles, the layers of one `Texture2DArray` (through the rendering server), and a flush
 //! re-uploads only the tiles a write dirtied, each with `RenderingServer.texture_2d_update`
 //! on its own layer.
 //!
@@ -84,8 +84,8 @@ impl PaintTexture {
         t
     }
 
-    /// The texture RID, (re)created for a `samples` map from `bytes` (one texel per sample, row-major;
-    /// empty = zeros) when the size changed.
+    /// The texture RID, (re)created for a `samples` map from `bytes` (one texel per sample,
+    /// row-major; empty = zeros) when the size changed.
     pub fn ensure(&mut self, samples: [usize; 2], bytes: &[u8]) -> Option<Rid> {
         let texel = self.texel.bytes();
         self.ensure_with(samples, &|rect, out, stride| {
