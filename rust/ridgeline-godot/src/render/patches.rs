@@ -18,7 +18,7 @@ use ridgeline_core::grid::Grid;
 use ridgeline_core::mesh::patch::grid::{patch_grid, patch_steps};
 use ridgeline_core::mesh::patch::levels::{PatchLevels, all_patch_levels, patch_levels};
 use ridgeline_core::mesh::patch::select::{PatchSelection, PatchView, select_patches};
-use ridgeline_core::mesh::patch::texels::{HeightCode, height_texels};
+use ridgeline_core::mesh::patch::texels::{HeightTexels, height_texels};
 
 /// Floats per MultiMesh instance: a 3×4 transform and the custom data.
 const INSTANCE_FLOATS: usize = 16;
@@ -37,8 +37,8 @@ struct Level {
 pub struct GpuPatches {
     grid: Grid,
     heights: PaintTexture,
-    /// The height range the texture encodes (re-chosen when edits leave it).
-    code: HeightCode,
+    /// How the texture encodes heights (re-chosen when edits leave its range).
+    code: HeightTexels,
     chunks: Vec<PatchLevels>,
     levels: Vec<Level>,
     selection: PatchSelection,
@@ -59,13 +59,8 @@ impl GpuPatches {
     /// (switched to its patch shaders).
     pub fn build(field: &Heightfield, place: &Placement, material: &mut SurfaceMaterial) -> Self {
         let grid = *field.grid();
-        let [w, h] = grid.samples();
-        let [lo, hi] = field.height_range();
-        let code = HeightCode::for_range(lo, hi);
-        let mut heights = PaintTexture::new(Texel::Rg8);
-        heights.ensure_with([w, h], &|r, out, stride| {
-            height_texels(field, &code, r, out, stride)
-        });
+        let code = HeightTexels::for_field(field);
+        let heights = height_texture(field, &code);
         let chunks = all_patch_levels(field);
         material.set_patches(true);
         let material_rid = material.rid();
@@ -114,12 +109,20 @@ impl GpuPatches {
     fn set_params(&mut self, field: &Heightfield, material: &mut SurfaceMaterial) {
         let [lo, hi] = field.height_range();
         if !self.code.covers(lo, hi) {
-            self.code = HeightCode::for_range(lo, hi);
-            self.heights.mark_all();
+            let code = HeightTexels::for_field(field);
+            if code.bytes() == self.code.bytes() {
+                self.heights.mark_all();
+            } else {
+                // 16-bit texels became too coarse for the ground: a 32-bit texture replaces
+                // them (the old one is freed as it drops).
+                self.heights = height_texture(field, &code);
+            }
+            self.code = code;
         }
+        let [base, step] = self.code.shader_code();
         material.set(
             "ridgeline_height_code",
-            Vector2::new(self.code.base, self.code.step).to_variant(),
+            Vector2::new(base, step).to_variant(),
         );
         let [dx, dz] = self.grid.spacing();
         self.wall_bottom = ridgeline_core::mesh::wall_base(field);
@@ -299,8 +302,8 @@ impl GpuPatches {
         self.shown.levels.iter().map(Vec::len).collect()
     }
 
-    /// The height range the texture encodes: base and metres per unit.
-    pub fn height_code(&self) -> HeightCode {
+    /// How the texture encodes heights.
+    pub fn height_code(&self) -> HeightTexels {
         self.code
     }
 
@@ -310,7 +313,7 @@ impl GpuPatches {
         self.heights.tile_uploads
     }
 
-    /// Bytes of the height texture on the GPU (2 per sample, tiles padded).
+    /// Bytes of the height texture on the GPU (2 or 4 per sample, tiles padded).
     pub fn texture_bytes(&self) -> usize {
         self.heights.gpu_bytes()
     }
@@ -323,6 +326,20 @@ impl GpuPatches {
             .sum::<usize>()
             + self.buffer.capacity() * 4
     }
+}
+
+/// The height texture of `field` encoded as `code` says.
+fn height_texture(field: &Heightfield, code: &HeightTexels) -> PaintTexture {
+    let [w, h] = field.grid().samples();
+    let mut heights = PaintTexture::new(if code.bytes() == 2 {
+        Texel::Rg8
+    } else {
+        Texel::Rgba8
+    });
+    heights.ensure_with([w, h], &|r, out, stride| {
+        height_texels(field, code, r, out, stride)
+    });
+    heights
 }
 
 impl Drop for GpuPatches {

@@ -95,7 +95,8 @@ impl Terrain3D {
     /// GPU path state: `levels` (patch levels), `drawn` (chunks drawn by the last frame's
     /// selection), `per_level` (chunks drawn at each level, finest first), `uploads` (instance
     /// buffers uploaded so far), `texture_bytes` (the height texture on the GPU), `height_code`
-    /// (`Vector2`: the height of unit 0 and metres per unit of the 16-bit height texels) and
+    /// (`Vector2`: the height of unit 0 and metres per unit of 16-bit height texels; `(0, 0)` when
+    /// the texels are 32-bit, for ground spanning kilometres) and
     /// `tile_uploads` (height texture tiles re-uploaded after edits). Empty on the mesh path.
     #[func]
     pub fn get_patch_info(&self) -> VarDictionary {
@@ -109,8 +110,8 @@ impl Terrain3D {
             );
             d.set("uploads", p.uploads as i64);
             d.set("texture_bytes", p.texture_bytes() as i64);
-            let code = p.height_code();
-            d.set("height_code", Vector2::new(code.base, code.step));
+            let [base, step] = p.height_code().shader_code();
+            d.set("height_code", Vector2::new(base, step));
             d.set("tile_uploads", p.tile_uploads() as i64);
         }
         d

@@ -7,9 +7,78 @@
 //! [`crate::heightfield`]'s central differences do, so one texture of 2 bytes per sample
 //! serves what a height and a normal texture of 8 would.
 //!
+//! Where that step would be coarse for the grid (more than [`MAX_STEP_PER_SPACING`] of the
+//! spacing: ground spanning kilometres at 1 m, whose derived normals would show the steps), the
+//! texels are four bytes instead (RGBA8): the sample's `f32` bits with the lowest mantissa bit
+//! replaced by the hole flag, the CPU height to within one unit in the last place
+//! ([`HeightTexels::Full`]).
+//!
 //! Queries, collision and the CPU surface never read these texels: they stay exact.
 
 use crate::heightfield::Heightfield;
+
+/// Largest 16-bit height step per metre of grid spacing (2 cm at 1 m: the normals the shader
+/// derives tilt by at most about 0.6° from the steps). Ground spanning more than about 550 m at
+/// 1 m spacing (5.5 km at 10 m) gets [`HeightTexels::Full`].
+pub const MAX_STEP_PER_SPACING: f32 = 0.02;
+
+/// How a height texture encodes its samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HeightTexels {
+    /// Two bytes per sample in units of a [`HeightCode`].
+    Short(HeightCode),
+    /// Four bytes per sample: the `f32` bits (lowest mantissa bit = hole flag).
+    Full,
+}
+
+impl HeightTexels {
+    /// The encoding for `field`'s current heights.
+    pub fn for_field(field: &Heightfield) -> Self {
+        let [lo, hi] = field.height_range();
+        let code = HeightCode::for_range(lo, hi);
+        let [dx, dz] = field.grid().spacing();
+        if code.step <= dx.min(dz) * MAX_STEP_PER_SPACING {
+            HeightTexels::Short(code)
+        } else {
+            HeightTexels::Full
+        }
+    }
+
+    /// Bytes per texel.
+    pub fn bytes(&self) -> usize {
+        match self {
+            HeightTexels::Short(_) => 2,
+            HeightTexels::Full => 4,
+        }
+    }
+
+    /// True when heights `lo..=hi` can still be encoded as they are (a full encoding holds
+    /// any height, and is kept once chosen).
+    pub fn covers(&self, lo: f32, hi: f32) -> bool {
+        match self {
+            HeightTexels::Short(code) => code.covers(lo, hi),
+            HeightTexels::Full => true,
+        }
+    }
+
+    /// The shader's `ridgeline_height_code`: base and step, or `(0, 0)` for full texels.
+    pub fn shader_code(&self) -> [f32; 2] {
+        match self {
+            HeightTexels::Short(code) => [code.base, code.step],
+            HeightTexels::Full => [0.0, 0.0],
+        }
+    }
+}
+
+/// `height` with its lowest mantissa bit set to `hole` (a full texel's bits).
+pub fn full_texel(height: f32, hole: bool) -> u32 {
+    (height.to_bits() & !1) | u32::from(hole)
+}
+
+/// The height a full texel draws (the bits with the hole flag cleared).
+pub fn full_texel_height(bits: u32) -> f32 {
+    f32::from_bits(bits & !1)
+}
 
 /// The height range a height texture encodes: `height = base + units · step`, with `units` in
 /// `0..=`[`HeightCode::UNITS`].
@@ -67,10 +136,10 @@ impl HeightCode {
 }
 
 /// Writes the texels of samples `x0..x1 × z0..z1` into `out` (row-major, `stride` texels per
-/// row, two bytes each, starting at `out[0]`).
+/// row, [`HeightTexels::bytes`] each, starting at `out[0]`).
 pub fn height_texels(
     field: &Heightfield,
-    code: &HeightCode,
+    texels: &HeightTexels,
     [x0, z0, x1, z1]: [usize; 4],
     out: &mut [u8],
     stride: usize,
@@ -78,11 +147,20 @@ pub fn height_texels(
     let [cx, cz] = field.grid().cells();
     let holes = field.holes();
     let any_hole = holes.count() != 0;
+    let n = texels.bytes();
     for z in z0..z1 {
         for x in x0..x1 {
             let hole = any_hole && x < cx as usize && z < cz as usize && holes.is_hole(x, z);
-            let k = ((z - z0) * stride + (x - x0)) * 2;
-            out[k..k + 2].copy_from_slice(&code.texel(field.sample(x, z), hole).to_le_bytes());
+            let k = ((z - z0) * stride + (x - x0)) * n;
+            let h = field.sample(x, z);
+            match texels {
+                HeightTexels::Short(code) => {
+                    out[k..k + 2].copy_from_slice(&code.texel(h, hole).to_le_bytes())
+                }
+                HeightTexels::Full => {
+                    out[k..k + 4].copy_from_slice(&full_texel(h, hole).to_le_bytes())
+                }
+            }
         }
     }
 }
@@ -109,7 +187,7 @@ mod tests {
             code.step
         );
         let mut out = vec![0u8; 9 * 9 * 2];
-        height_texels(&f, &code, [0, 0, 9, 9], &mut out, 9);
+        height_texels(&f, &HeightTexels::Short(code), [0, 0, 9, 9], &mut out, 9);
         for z in 0..9 {
             for x in 0..9 {
                 let i = z * 9 + x;
@@ -125,7 +203,7 @@ mod tests {
         }
         // A sub-rectangle lands at the start of `out` with its own stride.
         let mut part = vec![0u8; 2 * 2 * 2];
-        height_texels(&f, &code, [3, 2, 5, 4], &mut part, 2);
+        height_texels(&f, &HeightTexels::Short(code), [3, 2, 5, 4], &mut part, 2);
         let t = u16::from_le_bytes([part[0], part[1]]);
         assert_eq!(t & 1, 1);
         assert!((code.height(t) - f.sample(3, 2)).abs() <= code.step * 0.5 + 1e-4);
@@ -147,5 +225,34 @@ mod tests {
         assert_eq!(flat.texel(f32::NAN, false), 0);
         assert!(!flat.covers(3.0, 5.0));
         assert!(!flat.covers(5.0, 7.0));
+    }
+
+    #[test]
+    fn wide_spans_get_full_texels_exact_to_an_ulp() {
+        // 8 m at 1 m: 100 m of ground fits in 16 bits (3.7 mm steps), 3 km does not.
+        let g = Grid::new([8.0, 8.0], [8, 8], 4).unwrap();
+        let low: Vec<f32> = (0..81).map(|i| i as f32 * 1.25).collect();
+        let f = Heightfield::new(g, low, None).unwrap();
+        assert!(matches!(
+            HeightTexels::for_field(&f),
+            HeightTexels::Short(_)
+        ));
+        let tall: Vec<f32> = (0..81).map(|i| i as f32 * 37.5 - 500.0).collect();
+        let mut holes = HoleMask::new(8, 8);
+        holes.set(1, 1, true);
+        let f = Heightfield::new(g, tall.clone(), Some(holes)).unwrap();
+        let full = HeightTexels::for_field(&f);
+        assert_eq!(full, HeightTexels::Full);
+        assert_eq!(full.bytes(), 4);
+        assert_eq!(full.shader_code(), [0.0, 0.0]);
+        assert!(full.covers(-1e7, 1e7));
+        let mut out = vec![0u8; 81 * 4];
+        height_texels(&f, &full, [0, 0, 9, 9], &mut out, 9);
+        for (i, h) in tall.iter().enumerate() {
+            let bits =
+                u32::from_le_bytes([out[i * 4], out[i * 4 + 1], out[i * 4 + 2], out[i * 4 + 3]]);
+            assert_eq!(bits & 1 == 1, i == 9 + 1, "hole flag of sample {i}");
+            assert_eq!(full_texel_height(bits).to_bits() >> 1, h.to_bits() >> 1);
+        }
     }
 }
