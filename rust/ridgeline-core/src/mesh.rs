@@ -321,12 +321,21 @@ fn edge_segment_touches_hole(
 /// the grid's diagonal rule.
 #[inline]
 fn coarse_height(h: [f32; 4], u: f32, v: f32) -> f32 {
-    let [h00, h10, h01, h11] = h;
     if u + v <= 1.0 {
-        h00 + u * (h10 - h00) + v * (h01 - h00)
+        first_half_height(h, u, v)
     } else {
-        h11 + (1.0 - u) * (h01 - h11) + (1.0 - v) * (h10 - h11)
+        second_half_height(h, u, v)
     }
+}
+
+/// [`coarse_height`] on the cell's first triangle (u + v ≤ 1).
+fn first_half_height([h00, h10, h01, _]: [f32; 4], u: f32, v: f32) -> f32 {
+    h00 + u * (h10 - h00) + v * (h01 - h00)
+}
+
+/// [`coarse_height`] on the cell's second triangle (u + v > 1).
+fn second_half_height([_, h10, h01, h11]: [f32; 4], u: f32, v: f32) -> f32 {
+    h11 + (1.0 - u) * (h01 - h11) + (1.0 - v) * (h10 - h11)
 }
 
 /// Exact largest vertical deviation between a coarse cell and full detail beneath it.
@@ -355,7 +364,6 @@ pub(crate) fn coarse_cell_error(
     // Reciprocals instead of a division per sample: exact for the power-of-two cells of every
     // whole chunk, within an ulp of the quotient for a partial chunk's end.
     let (inv_w, inv_d) = (1.0 / cw, 1.0 / cd);
-    let [h00, h10, h01, h11] = corners;
     let mut err = 0.0f32;
     // `d > e` rather than `f32::max`: the same for the finite heights a field holds, and one
     // instruction on the loop's dependency chain instead of a NaN-aware sequence.
@@ -372,13 +380,15 @@ pub(crate) fn coarse_cell_error(
                 let u = (x - xa) as f32 * inv_w;
                 row = keep(
                     row,
-                    (h00 + u * (h10 - h00) + v * (h01 - h00) - local_h(x, z)).abs(),
+                    (first_half_height(corners, u, v) - local_h(x, z)).abs(),
                 );
             }
             for x in split + 1..=xb {
                 let u = (x - xa) as f32 * inv_w;
-                let c = h11 + (1.0 - u) * (h01 - h11) + (1.0 - v) * (h10 - h11);
-                row = keep(row, (c - local_h(x, z)).abs());
+                row = keep(
+                    row,
+                    (second_half_height(corners, u, v) - local_h(x, z)).abs(),
+                );
             }
         } else {
             for x in xa..=xb {

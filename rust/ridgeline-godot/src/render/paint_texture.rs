@@ -158,6 +158,11 @@ impl PaintTexture {
         self.tiles[0] * self.tiles[1] * self.tile * self.tile * self.texel.bytes()
     }
 
+    /// Number of tiles (layers).
+    pub fn tile_count(&self) -> usize {
+        self.tiles[0] * self.tiles[1]
+    }
+
     /// Marks every tile for the next flush (the texels' meaning changed).
     pub fn mark_all(&mut self) {
         if self.rid.is_some() && !self.dirty.is_empty() {

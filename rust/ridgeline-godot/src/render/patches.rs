@@ -114,8 +114,10 @@ impl GpuPatches {
                 self.heights.mark_all();
             } else {
                 // 16-bit texels became too coarse for the ground: a 32-bit texture replaces
-                // them (the old one is freed as it drops).
+                // them (the old one is freed as it drops), every tile uploaded anew.
+                let uploads = self.heights.tile_uploads;
                 self.heights = height_texture(field, &code);
+                self.heights.tile_uploads = uploads + self.heights.tile_count() as u64;
             }
             self.code = code;
         }
