@@ -20,7 +20,8 @@ pub fn run(b: &super::Bench, field: &Heightfield) {
         surface: vec![20.0; n],
         painted: Vec::new(),
     };
-    let roles: Vec<u8> = (0..n).map(|i| (i % 9) as u8).collect();
+    let roles =
+        ridgeline_core::biome::SampleClasses::from_pairs((0..n).map(|i| (0, (i % 9) as u8)));
     let mut rng = fastrand::Rng::with_seed(7);
     let count = 1 << 18;
     let points: Vec<[f32; 2]> = (0..count)

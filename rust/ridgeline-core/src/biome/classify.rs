@@ -213,6 +213,15 @@ impl Classification {
     pub fn role_ids(&self) -> Vec<u8> {
         self.role.iter().map(|&r| r as u8).collect()
     }
+    /// The biome id and role id of every sample, packed ([`super::SampleClasses`]).
+    pub fn classes(&self) -> super::SampleClasses {
+        super::SampleClasses::from_pairs(
+            self.biome
+                .iter()
+                .zip(&self.role)
+                .map(|(&b, &r)| (b, r as u8)),
+        )
+    }
     /// True when sample `i` is under water.
     pub fn covered(&self, i: usize) -> bool {
         self.flags[i] & COVERED != 0

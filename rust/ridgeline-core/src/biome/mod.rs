@@ -19,7 +19,8 @@
 //! regions first; the default biome when nothing matches), roles from [`roles`] (underwater,
 //! cliff, snow where the biome allows it, rock, sediment, shore, grass, ground). [`classify`]
 //! runs the whole pass and keeps what a later incremental pass ([`incremental`]) and
-//! [`explain`] need. [`material_set`] binds roles to materials.
+//! [`explain`] need. [`material_set`] binds roles to materials. [`sample_classes`] stores the published
+//! pairs in one byte per sample.
 //!
 //! This module is an algorithm: it knows nothing of recipes, graphs or payloads. Its inputs are
 //! plain specifications ([`BiomeSpec`], [`rules::RuleSpec`], [`classify::SurfaceInput`]).
@@ -34,6 +35,7 @@ pub mod moisture;
 pub mod roles;
 mod row_pass;
 pub mod rules;
+pub mod sample_classes;
 pub mod slope;
 pub mod substrate;
 pub mod water_distance;
@@ -44,6 +46,7 @@ pub use explain::Explanation;
 pub use material_set::{MaterialSet, MaterialSource, MaterialTable};
 pub use roles::Role;
 pub use rules::{BiomeLayer, RuleSpec, Source};
+pub use sample_classes::SampleClasses;
 pub use substrate::{Substrate, SubstrateSet};
 
 /// How one biome looks, as far as classification and materials care.

@@ -164,10 +164,10 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
         }
     }
     if !p.surface.is_empty() {
-        for b in &p.surface.biome_ids {
+        for b in p.surface.classes.biomes() {
             body.extend_from_slice(&b.to_le_bytes());
         }
-        body.extend_from_slice(&p.surface.role_ids);
+        body.extend(p.surface.classes.roles());
     }
     for f in [
         p.sources.flow.as_ref(),
@@ -357,26 +357,27 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             "corrupt regions: a sample names a biome that does not exist",
         ));
     }
-    let (biome_ids, role_ids) = if meta.classified {
-        let ids: Vec<u16> = b
-            .take(n * 2, "the biome ids")?
+    let (biome_bytes, role_ids): (&[u8], &[u8]) = if meta.classified {
+        (
+            b.take(n * 2, "the biome ids")?,
+            b.take(n, "the surface roles")?,
+        )
+    } else {
+        (&[], &[])
+    };
+    let biome_ids = || {
+        biome_bytes
             .chunks_exact(2)
             .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        let roles = b.take(n, "the surface roles")?.to_vec();
-        (ids, roles)
-    } else {
-        (Vec::new(), Vec::new())
     };
-    if let Some(i) = biome_ids
-        .iter()
-        .position(|&id| id as usize >= meta.biomes.len())
+    if let Some((i, id)) = biome_ids()
+        .enumerate()
+        .find(|&(_, id)| id as usize >= meta.biomes.len())
     {
         return Err(bad(
             format!("{source}: biome_ids[{i}]"),
             format!(
-                "biome id {} does not exist ({} biomes); the payload is corrupt, cook the terrain again",
-                biome_ids[i],
+                "biome id {id} does not exist ({} biomes); the payload is corrupt, cook the terrain again",
                 meta.biomes.len()
             ),
         ));
@@ -393,6 +394,8 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             ),
         ));
     }
+    let classes =
+        crate::biome::SampleClasses::from_pairs(biome_ids().zip(role_ids.iter().copied()));
     let mut floats = |on: bool, what: &str| -> Result<Option<std::sync::Arc<Vec<f32>>>> {
         if !on {
             return Ok(None);
@@ -488,8 +491,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
         region_biomes,
         surface: crate::pipeline::Surface {
             biomes: meta.biomes,
-            biome_ids,
-            role_ids,
+            classes,
         },
         sources: crate::pipeline::SurfaceSources {
             rules: meta.rules,

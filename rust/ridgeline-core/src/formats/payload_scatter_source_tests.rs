@@ -53,7 +53,7 @@ fn grass(p: &PreparedTerrain) -> Vec<[u32; 3]> {
     env.blocked.push(&s.protection);
     let fe = FoliageEnv {
         env,
-        roles: Some(&p.surface.role_ids),
+        roles: Some(&p.surface.classes),
         density: s.foliage_density.get("grass"),
         channel: None,
         water: None,

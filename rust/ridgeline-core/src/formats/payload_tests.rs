@@ -32,8 +32,9 @@ fn sample() -> PreparedTerrain {
                     ..crate::biome::BiomeSpec::named(name)
                 })
                 .to_vec(),
-            biome_ids: (0..n).map(|i| (i % 3) as u16).collect(),
-            role_ids: (0..n).map(|i| (i % 9) as u8).collect(),
+            classes: crate::biome::SampleClasses::from_pairs(
+                (0..n).map(|i| ((i % 3) as u16, (i % 9) as u8)),
+            ),
         },
         sources: crate::pipeline::SurfaceSources {
             rules: true,

@@ -30,7 +30,7 @@ pub fn splat_layers(surface: &Surface) -> Option<SplatLayers> {
         return None;
     }
     let mut counts = vec![0usize; surface.biomes.len()];
-    for &b in &surface.biome_ids {
+    for b in surface.classes.biomes() {
         if let Some(c) = counts.get_mut(b as usize) {
             *c += 1;
         }
@@ -55,8 +55,8 @@ pub fn splat_layers(surface: &Surface) -> Option<SplatLayers> {
         })
         .collect();
     let splat = (kept.len() > 1).then(|| {
-        let mut s = vec![0u8; surface.biome_ids.len() * 4];
-        for (w, &b) in s.chunks_exact_mut(4).zip(&surface.biome_ids) {
+        let mut s = vec![0u8; surface.classes.len() * 4];
+        for (w, b) in s.chunks_exact_mut(4).zip(surface.classes.biomes()) {
             w[layer_of.get(b as usize).copied().unwrap_or(0) as usize] = 255;
         }
         s
@@ -89,8 +89,7 @@ mod tests {
                     ..BiomeSpec::named(format!("b{i}"))
                 })
                 .collect(),
-            role_ids: vec![0; ids.len()],
-            biome_ids: ids,
+            classes: crate::biome::SampleClasses::from_ids(&ids, &vec![0; ids.len()]),
         }
     }
 

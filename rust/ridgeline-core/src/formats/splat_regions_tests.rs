@@ -153,7 +153,7 @@ fn imports_exactly(doc: &TerrainDocument, size: Option<[f64; 2]>) {
         let painted = (r > 0).then(|| t.region_biomes[r as usize - 1].as_str());
         let expect = (l > 0).then(|| names[l as usize]);
         assert_eq!(painted, expect, "vertex {i} (size {size:?})");
-        let id = t.surface.biome_ids[i];
+        let id = t.surface.classes.biome_vec()[i];
         assert_eq!(t.surface.biomes[id as usize].name, names[l as usize]);
     }
 }

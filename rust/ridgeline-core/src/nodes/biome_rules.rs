@@ -132,10 +132,9 @@ impl NodeImpl for BiomeRules {
             Some(PinValue::Classified(c)) => c.field.clone(),
             _ => Arc::new(field.clone()),
         };
-        let role_ids = cls.role_ids();
         let mut roles = Map::new();
         let mut counts = [0usize; 9];
-        for &r in &role_ids {
+        for &r in cls.roles() {
             counts[r as usize] += 1;
         }
         for r in Role::ALL {
@@ -157,8 +156,7 @@ impl NodeImpl for BiomeRules {
         Ok(Evaluated {
             values: vec![PinValue::Classified(Arc::new(ClassifiedField {
                 field: shared,
-                biome_ids: cls.biome_ids().to_vec(),
-                role_ids,
+                classes: cls.classes(),
                 flow,
                 flow_ground,
                 erosion,

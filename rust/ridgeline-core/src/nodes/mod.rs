@@ -160,10 +160,8 @@ pub enum PinValue {
 pub struct ClassifiedField {
     /// The heights (shared with the input).
     pub field: Arc<Field<f32>>,
-    /// Biome id per sample (index into the recipe's biome table).
-    pub biome_ids: Vec<u16>,
-    /// Surface role id per sample.
-    pub role_ids: Vec<u8>,
+    /// Biome id (index into the recipe's biome table) and surface role id per sample.
+    pub classes: crate::biome::SampleClasses,
     /// The flow accumulation that raised moisture, when drainage was connected.
     pub flow: Option<Arc<Vec<f32>>>,
     /// The heights that drainage ran on, when `flow` is present: sculpting adds its height

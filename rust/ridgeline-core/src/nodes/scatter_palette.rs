@@ -75,7 +75,7 @@ impl NodeImpl for ScatterPalette {
             .and_then(|c| c.flow.as_deref())
             .map(Vec::as_slice);
         let s = Surroundings::compute(ctx.grid, heights, source, classifier, flow, palette);
-        let env = s.environment(heights, classified.as_ref().map(|c| c.biome_ids.as_slice()));
+        let env = s.environment(heights, classified.as_ref().map(|c| &c.classes));
         let seed = crate::seed::sub_seed(ctx.seed()?, "scatter");
         let out = place(
             palette,

@@ -1,7 +1,7 @@
 //! The prepared terrain: what generation hands to games, meshes, queries and the payload.
 
 use super::surface::{Surface, SurfaceSources};
-use crate::biome::{BiomeSpec, Role};
+use crate::biome::{BiomeSpec, Role, SampleClasses};
 use crate::heightfield::Heightfield;
 use crate::hydrology::water::WaterSet;
 
@@ -64,14 +64,9 @@ impl PreparedTerrain {
         &self.surface.biomes
     }
 
-    /// Biome id per sample (row-major, Z outer).
-    pub fn biome_ids(&self) -> &[u16] {
-        &self.surface.biome_ids
-    }
-
-    /// Surface role id per sample ([`Role`] as `u8`).
-    pub fn role_ids(&self) -> &[u8] {
-        &self.surface.role_ids
+    /// Biome id and surface role id ([`Role`] as `u8`) per sample (row-major, Z outer).
+    pub fn classes(&self) -> &SampleClasses {
+        &self.surface.classes
     }
 
     /// The biome of sample (x, z) (`None` outside the grid or unclassified).

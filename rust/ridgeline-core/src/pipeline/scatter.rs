@@ -31,7 +31,7 @@ fn environment<'a>(
     protection: &'a [f32],
 ) -> Environment<'a> {
     let ids = state.published();
-    let ids = (!ids.is_empty()).then_some(ids.biome_ids.as_slice());
+    let ids = (!ids.is_empty()).then_some(&ids.classes);
     let mut env = s.environment(field.heights(), ids);
     env.holes = Some(field.holes());
     for mask in [exclusion, protection] {

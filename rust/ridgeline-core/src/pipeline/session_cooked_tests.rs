@@ -168,8 +168,8 @@ fn a_cooked_session_re_resolves_biomes_and_moisture_like_the_recipe() {
     let mut uncooked = session(r, &p, false);
     let mut cooked = session(cooked_recipe_of(&cooked_p), &cooked_p, true);
     assert_eq!(
-        cooked.surface().unwrap().biome_ids,
-        p.surface.biome_ids,
+        cooked.surface().unwrap().classes.biome_vec(),
+        p.surface.classes.biome_vec(),
         "reclassifying the cooked terrain by its rules gives the cooked ids"
     );
     let raise =
@@ -177,9 +177,13 @@ fn a_cooked_session_re_resolves_biomes_and_moisture_like_the_recipe() {
     for s in [&mut uncooked, &mut cooked] {
         s.apply_stroke(&raise).unwrap();
     }
-    let ids = &cooked.surface().unwrap().biome_ids;
-    assert_eq!(*ids, uncooked.surface().unwrap().biome_ids);
-    assert_ne!(*ids, p.surface.biome_ids, "the stroke moved no biome");
+    let ids = &cooked.surface().unwrap().classes.biome_vec();
+    assert_eq!(*ids, uncooked.surface().unwrap().classes.biome_vec());
+    assert_ne!(
+        *ids,
+        p.surface.classes.biome_vec(),
+        "the stroke moved no biome"
+    );
     for (x, z) in [(24, 24), (10, 40), (40, 8), (47, 47)] {
         assert_eq!(moisture(&cooked, x, z), moisture(&uncooked, x, z));
     }
@@ -196,7 +200,10 @@ fn a_cooked_session_re_resolves_biomes_and_moisture_like_the_recipe() {
         "nothing refiltered"
     );
     assert!(cooked.undo().is_some());
-    assert_eq!(cooked.surface().unwrap().biome_ids, p.surface.biome_ids);
+    assert_eq!(
+        cooked.surface().unwrap().classes.biome_vec(),
+        p.surface.classes.biome_vec()
+    );
 }
 
 /// [`cooked_recipe`] with the decoded payload's biome table, as `Terrain3D` builds it.
@@ -244,8 +251,8 @@ fn a_payload_without_biome_rules_keeps_its_biomes_and_a_corrupt_one_is_located()
         json!({"type": "raise", "radius": 14, "center": [48, 48], "strength": 1, "amount": 8});
     s.apply_stroke(&raise).unwrap();
     assert_eq!(
-        s.surface().unwrap().biome_ids,
-        p.surface.biome_ids,
+        s.surface().unwrap().classes.biome_vec(),
+        p.surface.classes.biome_vec(),
         "an older payload keeps its cooked biome ids"
     );
     let cases: [(&str, serde_json::Value, &str); 5] = [
@@ -302,14 +309,19 @@ fn a_cooked_session_reads_the_recipes_sea_level() {
     }
     let snow = crate::biome::Role::Snow as u8;
     assert!(
-        uncooked.surface().unwrap().role_ids.contains(&snow),
+        uncooked
+            .surface()
+            .unwrap()
+            .classes
+            .role_vec()
+            .contains(&snow),
         "snow on the peak"
     );
-    let roles = |s: &EditSession| s.surface().unwrap().role_ids.clone();
+    let roles = |s: &EditSession| s.surface().unwrap().classes.role_vec();
     assert_eq!(roles(&cooked), roles(&uncooked));
     assert_ne!(
         roles(&cooked),
-        p.surface.role_ids,
+        p.surface.classes.role_vec(),
         "the stroke moved no role"
     );
 }
@@ -336,7 +348,7 @@ fn a_cooked_session_paints_over_the_payloads_painted_layers() {
         .set_base_paint(&cooked_p.scatter_source.paint)
         .unwrap();
     assert_eq!(cooked.paint(), uncooked.paint(), "the payload's paint");
-    let roles = |s: &EditSession| s.surface().unwrap().role_ids.clone();
+    let roles = |s: &EditSession| s.surface().unwrap().classes.role_vec();
     assert_eq!(
         roles(&cooked),
         roles(&uncooked),
@@ -454,7 +466,7 @@ fn a_cooked_session_paints_water_over_the_payloads_painted_water() {
         "set_base_water moves no bed"
     );
     assert_eq!(cooked.water_depths(), uncooked.water_depths());
-    let roles = |s: &EditSession| s.surface().unwrap().role_ids.clone();
+    let roles = |s: &EditSession| s.surface().unwrap().classes.role_vec();
     assert_eq!(roles(&cooked), roles(&uncooked), "underwater roles kept");
     // A raise across the pond's edge and a deeper level-mode pond over it: the same ground and
     // water as on the recipe (within float rounding of bed + depth − depth).

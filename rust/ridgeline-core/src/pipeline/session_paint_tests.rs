@@ -130,11 +130,12 @@ fn blended_weights_keep_their_sum_and_reach_the_roles() {
     let classified = s.surface_state().unwrap().classification().role_ids();
     let centre = grid.index(24, 22);
     assert_eq!(
-        surface.role_ids[centre], 6,
+        surface.classes.role_vec()[centre],
+        6,
         "snow at the second stroke's centre"
     );
     for (i, &c) in classified.iter().enumerate() {
-        assert_eq!(surface.role_ids[i], s.paint().role(i, c));
+        assert_eq!(surface.classes.role_vec()[i], s.paint().role(i, c));
     }
     // Regeneration replays them bit for bit, roles included.
     let again = regenerated(&base, &s);
@@ -146,10 +147,10 @@ fn blended_weights_keep_their_sum_and_reach_the_roles() {
 fn paint_undoes_and_redoes_exactly_and_replays_after_regeneration() {
     let (base, mut s) = session();
     let before = s.paint().clone();
-    let roles = s.surface().unwrap().role_ids.clone();
+    let roles = s.surface().unwrap().classes.role_vec();
     s.apply_stroke(&json!({"type": "raise", "center": [30, 30], "radius": 5, "amount": 3}))
         .unwrap();
-    let after_raise = (s.paint().clone(), s.surface().unwrap().role_ids.clone());
+    let after_raise = (s.paint().clone(), s.surface().unwrap().classes.role_vec());
     let strokes = [
         user_channel(1, 0.75, [30.0, 30.0], 4.0),
         json!({"type": "paint_surface", "surface": "grass", "mode": "blend", "center": [31, 30],
@@ -159,24 +160,24 @@ fn paint_undoes_and_redoes_exactly_and_replays_after_regeneration() {
     for v in &strokes {
         s.apply_stroke(v).unwrap();
     }
-    let painted = (s.paint().clone(), s.surface().unwrap().role_ids.clone());
+    let painted = (s.paint().clone(), s.surface().unwrap().classes.role_vec());
     assert_eq!(regenerated(&base, &s).paint(), s.paint());
     for _ in 0..3 {
         let c = s.undo().unwrap();
         assert!(!c.touched.is_empty());
     }
     assert_eq!(
-        (s.paint().clone(), s.surface().unwrap().role_ids.clone()),
+        (s.paint().clone(), s.surface().unwrap().classes.role_vec()),
         after_raise
     );
     s.undo().unwrap();
     assert_eq!(s.paint(), &before);
-    assert_eq!(s.surface().unwrap().role_ids, roles);
+    assert_eq!(s.surface().unwrap().classes.role_vec(), roles);
     for _ in 0..4 {
         s.redo().unwrap();
     }
     assert_eq!(
-        (s.paint().clone(), s.surface().unwrap().role_ids.clone()),
+        (s.paint().clone(), s.surface().unwrap().classes.role_vec()),
         painted
     );
     // Disabling the layer the paint lives in drops it; enabling brings it back.

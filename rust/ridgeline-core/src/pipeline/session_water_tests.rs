@@ -227,10 +227,10 @@ fn roles_read_painted_water_as_underwater_and_undo_restores_them() {
     let (base, mut s) = session();
     let grid = *s.field().grid();
     let i = grid.index(32, 32);
-    let roles0 = s.surface().expect("classified").role_ids.clone();
+    let roles0 = s.surface().expect("classified").classes.role_vec();
     assert_ne!(roles0[i], crate::biome::Role::Underwater as u8);
     s.apply_stroke(&pond([32.0, 32.0], 6.0, 2.0, None)).unwrap();
-    let roles1 = s.surface().unwrap().role_ids.clone();
+    let roles1 = s.surface().unwrap().classes.role_vec();
     assert_eq!(
         roles1[i],
         crate::biome::Role::Underwater as u8,
@@ -243,10 +243,10 @@ fn roles_read_painted_water_as_underwater_and_undo_restores_them() {
     );
     // Regeneration classifies the same way.
     let again = finish(s.recipe(), base.clone(), None).unwrap().1.unwrap();
-    assert_eq!(again.surface().unwrap().role_ids, roles1);
+    assert_eq!(again.surface().unwrap().classes.role_vec(), roles1);
     s.undo().unwrap();
     assert_eq!(
-        s.surface().unwrap().role_ids,
+        s.surface().unwrap().classes.role_vec(),
         roles0,
         "undo restores the roles"
     );

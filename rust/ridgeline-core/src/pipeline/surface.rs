@@ -18,7 +18,7 @@
 
 use crate::biome::{
     BiomeLayer, BiomeSpec, Classification, Classifier, Explanation, MaterialSet, MaterialTable,
-    Role, RuleSpec, SampleRect, SurfaceInput, SurfaceParams,
+    Role, RuleSpec, SampleClasses, SampleRect, SurfaceInput, SurfaceParams,
 };
 use crate::error::{Diagnostics, Result};
 use crate::grid::Grid;
@@ -34,16 +34,15 @@ pub struct Surface {
     /// The biome table: a biome's id is its position. The recipe's biomes in name order (one
     /// implicit biome named after `default_biome` when the recipe defines none).
     pub biomes: Vec<BiomeSpec>,
-    /// Biome id per sample (row-major, Z outer); empty when not classified.
-    pub biome_ids: Vec<u16>,
-    /// Surface role id per sample ([`Role`] as `u8`, 0..=8); empty when not classified.
-    pub role_ids: Vec<u8>,
+    /// Biome id and surface role id ([`Role`] as `u8`, 0..=8) per sample (row-major, Z
+    /// outer); empty when not classified.
+    pub classes: SampleClasses,
 }
 
 impl Surface {
     /// True when no sample is classified (an unclassified payload).
     pub fn is_empty(&self) -> bool {
-        self.biome_ids.is_empty()
+        self.classes.is_empty()
     }
     /// The biome with id `id`.
     pub fn biome(&self, id: u16) -> Option<&BiomeSpec> {
@@ -58,18 +57,18 @@ impl Surface {
     }
     /// Biome id of sample `i` (`None` out of range or unclassified).
     pub fn biome_id(&self, i: usize) -> Option<u16> {
-        self.biome_ids.get(i).copied()
+        self.classes.biome(i)
     }
     /// Surface role of sample `i` (`None` out of range or unclassified).
     pub fn role(&self, i: usize) -> Option<Role> {
-        self.role_ids.get(i).and_then(|&r| Role::from_id(r))
+        self.classes.role(i).and_then(Role::from_id)
     }
     /// Role of triangle `upper` (false: lower) of cell (x, z) on `grid`: its vertices'
     /// majority, the first vertex when all three differ (lower `(x,z) (x+1,z) (x,z+1)`, upper
     /// `(x+1,z) (x+1,z+1) (x,z+1)`). `None` outside the grid or unclassified.
     pub fn triangle_role(&self, grid: &Grid, x: usize, z: usize, upper: bool) -> Option<Role> {
         let [cx, cz] = grid.cells();
-        if x >= cx as usize || z >= cz as usize || self.role_ids.len() != grid.sample_count() {
+        if x >= cx as usize || z >= cz as usize || self.classes.len() != grid.sample_count() {
             return None;
         }
         let at = |x, z| self.role(grid.index(x, z));
@@ -87,7 +86,7 @@ impl Surface {
     /// Samples per role, in role id order.
     pub fn role_counts(&self) -> [usize; 9] {
         let mut n = [0; 9];
-        for &r in &self.role_ids {
+        for r in self.classes.roles() {
             if let Some(c) = n.get_mut(r as usize) {
                 *c += 1;
             }
@@ -343,14 +342,14 @@ impl SurfaceState {
     /// updates recompute roles and painted regions only. Ignored when its sample count or
     /// table differs from this state's.
     pub fn keep_biomes(&mut self, surface: &Surface, field: &Heightfield) -> Result<()> {
-        if surface.biome_ids.len() != self.painted.len()
+        if surface.classes.len() != self.painted.len()
             || surface.biomes.len() != self.classifier.biomes().len()
         {
             return Ok(());
         }
-        self.fixed = Some(surface.biome_ids.clone());
+        self.fixed = Some(surface.classes.biome_vec());
         // `painted` holds painted biome id + 1; unpainted samples take the fixed biome.
-        for (p, &id) in self.painted.iter_mut().zip(&surface.biome_ids) {
+        for (p, id) in self.painted.iter_mut().zip(surface.classes.biomes()) {
             if *p == 0 {
                 *p = id + 1;
             }
@@ -425,8 +424,7 @@ impl SurfaceState {
             let roles = self.cls.roles();
             for z in rect.z0..rect.z1 {
                 for i in z * w + rect.x0..z * w + rect.x1 {
-                    self.published.biome_ids[i] = ids[i];
-                    self.published.role_ids[i] = roles[i] as u8;
+                    self.published.classes.set(i, ids[i], roles[i] as u8);
                 }
             }
         }
@@ -482,12 +480,7 @@ impl SurfaceState {
             let (a, b) = (z * w + rect.x0, z * w + rect.x1.min(w));
             for (i, &classified) in (a..b).zip(&roles[a.min(b)..b]) {
                 let r = role(i, classified as u8);
-                if let Some(slot) = self.published.role_ids.get_mut(i)
-                    && *slot != r
-                {
-                    *slot = r;
-                    changed = true;
-                }
+                changed |= self.published.classes.set_role(i, r);
             }
         }
         changed
@@ -544,8 +537,7 @@ impl SurfaceState {
     pub fn surface(&self) -> Surface {
         Surface {
             biomes: self.classifier.biomes().to_vec(),
-            biome_ids: self.cls.biome_ids().to_vec(),
-            role_ids: self.cls.role_ids(),
+            classes: self.cls.classes(),
         }
     }
 }

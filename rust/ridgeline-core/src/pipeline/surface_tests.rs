@@ -40,7 +40,7 @@ fn prepared(r: &Recipe) -> PreparedTerrain {
 
 fn count(p: &PreparedTerrain, name: &str) -> usize {
     let id = p.surface.biome_index(name).unwrap();
-    p.biome_ids().iter().filter(|&&b| b == id).count()
+    p.classes().biome_vec().iter().filter(|&&b| b == id).count()
 }
 
 #[test]
@@ -48,8 +48,8 @@ fn conventional_rules_assign_biomes_and_the_pipeline_equals_the_classifier() {
     let r = recipe("");
     let p = prepared(&r);
     let n = p.field.grid().sample_count();
-    assert_eq!(p.biome_ids().len(), n);
-    assert_eq!(p.role_ids().len(), n);
+    assert_eq!(p.classes().biome_vec().len(), n);
+    assert_eq!(p.classes().role_vec().len(), n);
     let names: Vec<_> = p.biomes().iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["high", "meadow", "rock"], "name order");
     assert!(!p.biomes()[2].allow_snow && p.biomes()[2].material.is_some());
@@ -61,8 +61,8 @@ fn conventional_rules_assign_biomes_and_the_pipeline_equals_the_classifier() {
     let c = surface::compile(&r, true, p.field.height_range()).unwrap();
     let input = SurfaceInput::new(*p.field.grid(), p.field.heights(), r.sea_level() as f32);
     let cls = c.classify(&input, &AtomicBool::new(false)).unwrap();
-    assert_eq!(p.biome_ids(), cls.biome_ids());
-    assert_eq!(p.role_ids(), cls.role_ids().as_slice());
+    assert_eq!(p.classes().biome_vec(), cls.biome_ids());
+    assert_eq!(p.classes().role_vec(), cls.role_ids().as_slice());
     // Rock where it is steep: every rock sample has a slope in the band.
     let rock = p.surface.biome_index("rock").unwrap();
     let mut steep = 0;
@@ -83,7 +83,12 @@ fn conventional_rules_assign_biomes_and_the_pipeline_equals_the_classifier() {
 fn painted_regions_win_and_disabled_biome_layers_drop_rules_and_regions() {
     let p = prepared(&recipe(""));
     let rock = p.surface.biome_index("rock").unwrap();
-    let i = p.biome_ids().iter().position(|&b| b == rock).unwrap();
+    let i = p
+        .classes()
+        .biome_vec()
+        .iter()
+        .position(|&b| b == rock)
+        .unwrap();
     let (x, z) = (i % 65, i / 65);
     let paint = format!(
         r#", "regions": [{{"type": "region", "biome": "meadow", "center": [{x}, {z}], "radius": 1.5}}]"#
@@ -100,12 +105,13 @@ fn painted_regions_win_and_disabled_biome_layers_drop_rules_and_regions() {
     let disabled = prepared(&recipe(&off));
     let meadow = disabled.surface.biome_index("meadow").unwrap();
     assert!(
-        disabled.biome_ids().iter().all(|&b| b == meadow),
+        disabled.classes().biome_vec().iter().all(|&b| b == meadow),
         "a disabled biome layer drops its rules (and its regions)"
     );
     // Cliffs do not depend on the biome: the same surface, the same cliffs.
     let cliffs = |p: &PreparedTerrain| {
-        p.role_ids()
+        p.classes()
+            .role_vec()
             .iter()
             .filter(|&&r| r == Role::Cliff as u8)
             .count()
@@ -134,10 +140,13 @@ fn a_graph_applies_rules_only_through_biome_rules() {
     assert!(count(&with, "rock") > 0 && count(&with, "high") > 0);
     let without = prepared(&graph_recipe(false));
     assert!(!without.sources.rules);
-    assert_eq!(count(&without, "meadow"), without.biome_ids().len());
     assert_eq!(
-        without.role_ids().len(),
-        without.biome_ids().len(),
+        count(&without, "meadow"),
+        without.classes().biome_vec().len()
+    );
+    assert_eq!(
+        without.classes().role_vec().len(),
+        without.classes().biome_vec().len(),
         "roles either way"
     );
     assert_eq!(with.field.heights(), without.field.heights());
@@ -318,9 +327,9 @@ fn erosion_change_exposes_rock_in_cuts_and_lays_sediment_in_deposits() {
         .clone()
         .expect("the change is a classification source");
     let p = crate::biome::SurfaceParams::default();
-    let roles = with.role_ids();
+    let roles = with.classes().role_vec();
     let (mut cuts, mut deposits) = (0, 0);
-    for (i, (&c, &r)) in change.iter().zip(roles).enumerate() {
+    for (i, (&c, r)) in change.iter().zip(roles).enumerate() {
         if c <= -p.cut_depth {
             cuts += 1;
             // Rock, unless a role ranked above it applies.
@@ -337,8 +346,13 @@ fn erosion_change_exposes_rock_in_cuts_and_lays_sediment_in_deposits() {
         cuts > 20 && deposits > 20,
         "{cuts} cuts, {deposits} deposits"
     );
-    let n =
-        |p: &PreparedTerrain, role: Role| p.role_ids().iter().filter(|&&r| r == role as u8).count();
+    let n = |p: &PreparedTerrain, role: Role| {
+        p.classes()
+            .role_vec()
+            .iter()
+            .filter(|&&r| r == role as u8)
+            .count()
+    };
     assert!(
         n(&with, Role::Rock) > n(&without, Role::Rock),
         "cuts add rock"
@@ -410,7 +424,8 @@ fn a_height_blend_weights_transport_with_its_amount_and_mask() {
         // Only the blended side's transport reaches the roles: east of the mask the roles are
         // those of uneroded ground (no transport).
         let sediment = |p: &PreparedTerrain, east_only: bool| {
-            p.role_ids()
+            p.classes()
+                .role_vec()
                 .iter()
                 .enumerate()
                 .filter(|&(i, &r)| {

@@ -95,9 +95,8 @@ pub fn thumbnail(recipe: &Recipe, size: u32) -> Result<Thumbnail> {
             let i = field.grid().index(ix, iz);
             let tint = p
                 .surface
-                .biome_ids
-                .get(i)
-                .and_then(|&b| p.surface.biome(b))
+                .biome_id(i)
+                .and_then(|b| p.surface.biome(b))
                 .map_or([0.6, 0.6, 0.6, 1.0], |b| b.color);
             let wet = p.water.depth_at(field, x, z) > 0.05;
             let c = if wet {
@@ -188,11 +187,11 @@ mod tests {
         assert!(hi - lo > 5.0, "dunes stand out: {lo}..{hi}");
         let floor = p
             .surface
-            .biome_ids
-            .iter()
-            .filter(|&&b| p.surface.biome(b).is_some_and(|b| b.name == "interdune"))
+            .classes
+            .biomes()
+            .filter(|&b| p.surface.biome(b).is_some_and(|b| b.name == "interdune"))
             .count() as f32
-            / p.surface.biome_ids.len() as f32;
+            / p.surface.classes.len() as f32;
         assert!((0.05..0.6).contains(&floor), "interdune share {floor}");
     }
 

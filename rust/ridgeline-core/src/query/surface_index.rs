@@ -13,6 +13,7 @@
 //! whoever changes heights, holes, water or roles invalidates the changed cells (or all).
 
 use crate::Heightfield;
+use crate::biome::SampleClasses;
 use crate::grid::Grid;
 use crate::hydrology::water::{WaterSet, Wetness};
 
@@ -30,11 +31,11 @@ const MIXED: u8 = 4;
 
 /// The exact surface at terrain-local (x, z): [`SURFACE_NONE`] outside or in a hole,
 /// [`SURFACE_WATER`] where [`WaterSet::depth_at`] is positive (unless `ignore_water`), else the
-/// role of the nearest sample (`roles[i]`, 0 where `roles` is shorter).
+/// role of the nearest sample (`roles.role(i)`, 0 where `roles` is shorter).
 pub fn surface_at(
     field: &Heightfield,
     water: &WaterSet,
-    roles: &[u8],
+    roles: &SampleClasses,
     x: f32,
     z: f32,
     ignore_water: bool,
@@ -52,8 +53,8 @@ pub fn surface_at(
 }
 
 #[inline(always)]
-fn role(roles: &[u8], i: usize) -> i32 {
-    i32::from(roles.get(i).copied().unwrap_or(0))
+fn role(roles: &SampleClasses, i: usize) -> i32 {
+    i32::from(roles.role(i).unwrap_or(0))
 }
 
 /// See the module documentation.
@@ -118,7 +119,7 @@ impl SurfaceIndex {
         &mut self,
         field: &Heightfield,
         water: &WaterSet,
-        roles: &[u8],
+        roles: &SampleClasses,
         x: f32,
         z: f32,
         ignore_water: bool,

@@ -32,7 +32,7 @@ fn sea(level: f32) -> WaterBody {
 
 /// A sloped terrain with a sea over its low half, a painted pond in its high half, hole
 /// cells, and roles 0–8 varying per sample.
-fn terrain() -> (Heightfield, WaterSet, Vec<u8>) {
+fn terrain() -> (Heightfield, WaterSet, SampleClasses) {
     let g = grid();
     let mut holes = HoleMask::new(N - 1, N - 1);
     for (x, z) in [(40, 40), (41, 40), (3, 60), (20, 5)] {
@@ -50,7 +50,7 @@ fn terrain() -> (Heightfield, WaterSet, Vec<u8>) {
         })
         .collect();
     water.set_painted(painted);
-    let roles = (0..N * N).map(|i| ((i * 7 + i / N) % 9) as u8).collect();
+    let roles = SampleClasses::from_pairs((0..N * N).map(|i| (0, ((i * 7 + i / N) % 9) as u8)));
     (hf, water, roles)
 }
 
@@ -60,7 +60,7 @@ fn assert_agrees(
     index: &mut SurfaceIndex,
     hf: &Heightfield,
     water: &WaterSet,
-    roles: &[u8],
+    roles: &SampleClasses,
 ) -> usize {
     let mut wet = 0;
     for i in 0..=420 {
@@ -113,7 +113,7 @@ fn invalidated_cells_follow_changed_heights_water_and_roles() {
     water.refresh(&f);
     for z in z0..z1 {
         for x in x0..x1 {
-            roles[z * N + x] = 3;
+            roles.set_role(z * N + x, 3);
         }
     }
     // A stale index disagrees somewhere in the block …
@@ -141,9 +141,12 @@ fn an_index_follows_a_new_grid_and_terrains_without_water() {
     let small = Grid::new([10.0, 10.0], [5, 5], 5).unwrap();
     let flat = Heightfield::flat(small, 1.0).unwrap();
     let water = WaterSet::empty(small);
-    assert_eq!(index.surface_at(&flat, &water, &[], 7.5, 2.0, false), 0);
     assert_eq!(
-        index.surface_at(&flat, &water, &[], 10.5, 2.0, false),
+        index.surface_at(&flat, &water, &SampleClasses::default(), 7.5, 2.0, false),
+        0
+    );
+    assert_eq!(
+        index.surface_at(&flat, &water, &SampleClasses::default(), 10.5, 2.0, false),
         SURFACE_NONE
     );
 }

@@ -8,6 +8,7 @@
 
 use super::lattice::{Candidate, Stream};
 use super::palette::PlacementRule;
+use crate::biome::SampleClasses;
 use crate::grid::{Grid, HoleMask};
 
 /// Per-sample water and moisture, by sample index (row-major on the grid).
@@ -28,11 +29,12 @@ pub struct Environment<'a> {
     pub heights: &'a [f32],
     /// Holes (a site in a hole cell is rejected).
     pub holes: Option<&'a HoleMask>,
-    /// Biome id per sample, indexing `biome_names`; `None`: every sample is `default_biome`.
-    pub biome_ids: Option<&'a [u16]>,
+    /// Biome id (indexing `biome_names`) and role per sample; `None`: every sample is
+    /// `default_biome`.
+    pub classes: Option<&'a SampleClasses>,
     /// Biome names by id.
     pub biome_names: &'a [String],
-    /// The biome of every sample when `biome_ids` is `None`.
+    /// The biome of every sample when `classes` is `None`.
     pub default_biome: &'a str,
     /// Water coverage, water distance and moisture (`None`: dry everywhere, infinitely far
     /// from water, moisture unchecked).
@@ -48,7 +50,7 @@ impl<'a> Environment<'a> {
             grid,
             heights,
             holes: None,
-            biome_ids: None,
+            classes: None,
             biome_names: &[],
             default_biome: "",
             surround: None,
@@ -132,9 +134,12 @@ impl RuleFilter {
                 return None;
             }
         }
-        let biome_ok = match (&self.biome_ok, env.biome_ids) {
+        let biome_ok = match (&self.biome_ok, env.classes) {
             (None, _) => true,
-            (Some(ok), Some(ids)) => ok.get(ids[i] as usize).copied().unwrap_or(false),
+            (Some(ok), Some(c)) => c
+                .biome(i)
+                .and_then(|b| ok.get(b as usize).copied())
+                .unwrap_or(false),
             (Some(_), None) => self.default_ok,
         };
         if !biome_ok {

@@ -21,7 +21,7 @@
 use super::filter::Environment;
 use super::foliage::FoliageType;
 use super::foliage_cutoff::ChannelValues;
-use crate::biome::Role;
+use crate::biome::{Role, SampleClasses};
 use crate::seed::{fnv1a, splitmix64};
 
 /// One foliage instance (terrain-local).
@@ -42,8 +42,9 @@ pub struct FoliageInstance {
 pub struct FoliageEnv<'a> {
     /// Heights, holes, biomes, water coverage and blocking masks (exclusions).
     pub env: Environment<'a>,
-    /// Surface role id per sample ([`Role`] as `u8`); `None`: role filters see `ground`.
-    pub roles: Option<&'a [u8]>,
+    /// Surface role id per sample ([`Role`] as `u8`, read from the classes); `None`: role
+    /// filters see `ground`.
+    pub roles: Option<&'a SampleClasses>,
     /// The type's painted density multiplier (0–1) per sample; `None`: 1 everywhere.
     pub density: Option<&'a [f32]>,
     /// The type's `channel_cutoff` channel per sample
@@ -133,7 +134,7 @@ fn effective(
     if env.surround.is_some_and(|s| s.covered(i))
         || fe
             .roles
-            .is_some_and(|r| r.get(i) == Some(&(Role::Underwater as u8)))
+            .is_some_and(|r| r.role(i) == Some(Role::Underwater as u8))
         || fe.water.is_some_and(|w| w.get(i).is_some_and(|&d| d > 0.0))
     {
         return (0.0, n);
@@ -154,8 +155,8 @@ fn effective(
     let role_ok = t.roles.as_ref().is_none_or(|roles| {
         let r = fe
             .roles
-            .and_then(|r| r.get(i))
-            .and_then(|&id| Role::ALL.get(id as usize).copied())
+            .and_then(|r| r.role(i))
+            .and_then(|id| Role::ALL.get(id as usize).copied())
             .unwrap_or(Role::Ground);
         roles.contains(&r)
     });
@@ -198,10 +199,10 @@ pub fn place_chunk(
                 .map(|n| list.iter().any(|b| b == n))
                 .collect();
             let default_ok = list.iter().any(|b| b == env.default_biome);
-            match env.biome_ids {
-                Some(ids) => Box::new(move |i| {
-                    ids.get(i)
-                        .and_then(|&b| ok.get(b as usize))
+            match env.classes {
+                Some(c) => Box::new(move |i| {
+                    c.biome(i)
+                        .and_then(|b| ok.get(b as usize))
                         .copied()
                         .unwrap_or(false)
                 }),

@@ -159,7 +159,7 @@ fn painted_density_water_slope_height_roles_and_cutoff_remove_foliage() {
     }
     let fe = FoliageEnv {
         env: Environment::open(g, &h),
-        roles: Some(&roles),
+        roles: Some(&crate::biome::SampleClasses::from_ids(&vec![0; n], &roles)),
         density: Some(&density),
         channel: Some(crate::scatter::foliage_cutoff::ChannelValues::Samples(
             &channel,

@@ -5,7 +5,7 @@
 use super::filter::{Environment, Surround};
 use super::palette::Palette;
 use crate::biome::coverage::{self, COVERED, WaterSource};
-use crate::biome::{Classification, Classifier};
+use crate::biome::{Classification, Classifier, SampleClasses};
 use crate::grid::Grid;
 
 enum Water<'c> {
@@ -79,14 +79,14 @@ impl<'c> Surroundings<'c> {
         }
     }
 
-    /// The environment on `heights` with `biome_ids` (by this classifier's table).
+    /// The environment on `heights` with the biomes of `classes` (by this classifier's table).
     pub fn environment<'a>(
         &'a self,
         heights: &'a [f32],
-        biome_ids: Option<&'a [u16]>,
+        classes: Option<&'a SampleClasses>,
     ) -> Environment<'a> {
         Environment {
-            biome_ids,
+            classes,
             biome_names: &self.names,
             default_biome: &self.default_biome,
             surround: Some(self),

@@ -233,9 +233,10 @@ fn filters_water_slope_and_biomes() {
     let biomes: Vec<u16> = (0..g.sample_count())
         .map(|i| u16::from((i / 101) >= 80))
         .collect();
+    let classes = crate::biome::SampleClasses::from_ids(&biomes, &vec![0; biomes.len()]);
     let env = Environment {
         surround: Some(&wet),
-        biome_ids: Some(&biomes),
+        classes: Some(&classes),
         biome_names: &names,
         ..Environment::open(g, &h)
     };

@@ -260,8 +260,9 @@ fn payload_seeds() -> &'static [Vec<u8>] {
                 biomes: ["meadow", "rock", "sand"]
                     .map(ridgeline_core::biome::BiomeSpec::named)
                     .to_vec(),
-                biome_ids: (0..n).map(|i| (i % 3) as u16).collect(),
-                role_ids: (0..n).map(|i| (i % 9) as u8).collect(),
+                classes: ridgeline_core::biome::SampleClasses::from_pairs(
+                    (0..n).map(|i| ((i % 3) as u16, (i % 9) as u8)),
+                ),
             },
             sources: Default::default(),
             scatter: std::sync::Arc::new(ridgeline_core::scatter::Scatter {

@@ -303,16 +303,14 @@ impl Terrain3D {
                 && !sr.is_empty()
             {
                 let target = Arc::make_mut(&mut Arc::make_mut(prepared).surface);
-                if target.biome_ids.len() != surface.biome_ids.len()
-                    || target.biomes != surface.biomes
+                if target.classes.len() != surface.classes.len() || target.biomes != surface.biomes
                 {
                     *target = surface.clone();
                 } else {
                     let [w, _] = s.field().grid().samples();
                     for z in sr.z0..sr.z1 {
                         let (a, b) = (z * w + sr.x0, z * w + sr.x1);
-                        target.biome_ids[a..b].copy_from_slice(&surface.biome_ids[a..b]);
-                        target.role_ids[a..b].copy_from_slice(&surface.role_ids[a..b]);
+                        target.classes.copy_range(&surface.classes, a..b);
                     }
                 }
             }

@@ -123,8 +123,8 @@ impl FoliageInputs {
         };
         let mut env = Environment::open(*field.grid(), field.heights());
         env.holes = Some(field.holes());
-        if !p.surface.biome_ids.is_empty() {
-            env.biome_ids = Some(&p.surface.biome_ids);
+        if !p.surface.is_empty() {
+            env.classes = Some(&p.surface.classes);
         }
         env.biome_names = &names;
         env.default_biome = &p.default_biome;
@@ -147,7 +147,7 @@ impl FoliageInputs {
         }
         let fe = FoliageEnv {
             env,
-            roles: (!p.surface.role_ids.is_empty()).then_some(p.surface.role_ids.as_slice()),
+            roles: (!p.surface.is_empty()).then_some(&p.surface.classes),
             density: match &session {
                 Some(s) => s.foliage_maps().get(&t.id),
                 None => source.foliage_density.get(&t.id),

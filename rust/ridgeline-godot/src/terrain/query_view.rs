@@ -94,7 +94,7 @@ impl QueryView {
     /// ([`ridgeline_core::query::surface_index`]).
     pub fn surface_at(&self, p: &Prepared, x: f32, z: f32, ignore_water: bool) -> i32 {
         use ridgeline_core::query::surface_index::surface_at;
-        let roles = &p.surface.role_ids;
+        let roles = &p.surface.classes;
         match self.surface_index.try_borrow_mut() {
             Ok(mut index) => {
                 if self.surface_index_stale.take() {

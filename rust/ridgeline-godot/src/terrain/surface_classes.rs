@@ -31,7 +31,7 @@ pub struct SurfaceClasses {
 pub fn of(p: &Prepared) -> SurfaceClasses {
     let n = p.field.grid().sample_count();
     let s = &p.surface;
-    if !s.is_empty() && s.biome_ids.len() == n && s.role_ids.len() == n {
+    if !s.is_empty() && s.classes.len() == n {
         return SurfaceClasses {
             biomes: s
                 .biomes
@@ -43,8 +43,8 @@ pub fn of(p: &Prepared) -> SurfaceClasses {
                     texture_scale: b.texture_scale,
                 })
                 .collect(),
-            biome_ids: s.biome_ids.iter().map(|&b| b.min(255) as u8).collect(),
-            role_ids: s.role_ids.clone(),
+            biome_ids: s.classes.biomes().map(|b| b.min(255) as u8).collect(),
+            role_ids: s.classes.role_vec(),
         };
     }
     let mut biomes = vec![BiomeEntry {
@@ -81,12 +81,14 @@ pub fn window(p: &Prepared, x0: usize, z0: usize, x1: usize, z1: usize) -> (Vec<
     let s = &p.surface;
     let cap = (x1 - x0) * (z1 - z0);
     let (mut roles, mut biomes) = (Vec::with_capacity(cap), Vec::with_capacity(cap));
-    let classified = !s.is_empty() && s.biome_ids.len() == n && s.role_ids.len() == n;
+    let classified = !s.is_empty() && s.classes.len() == n;
     for z in z0..z1 {
         let (a, b) = (z * w + x0, z * w + x1);
         if classified {
-            roles.extend_from_slice(&s.role_ids[a..b]);
-            biomes.extend(s.biome_ids[a..b].iter().map(|&b| b.min(255) as u8));
+            for (biome, role) in (a..b).filter_map(|i| s.classes.get(i)) {
+                roles.push(role);
+                biomes.push(biome.min(255) as u8);
+            }
         } else {
             roles.extend(std::iter::repeat_n(0, b - a));
             if p.regions.len() == n {
@@ -101,5 +103,5 @@ pub fn window(p: &Prepared, x0: usize, z0: usize, x1: usize, z1: usize) -> (Vec<
 
 /// The role id of sample `index` of `p` (0 = ground without a classification).
 pub fn role_at(p: &Prepared, index: usize) -> u8 {
-    p.surface.role_ids.get(index).copied().unwrap_or(0)
+    p.surface.classes.role(index).unwrap_or(0)
 }

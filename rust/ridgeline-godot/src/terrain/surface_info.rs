@@ -210,10 +210,7 @@ impl Terrain3D {
         let mut d = VarDictionary::new();
         let (surface, water, classes) = self.prepared().as_ref().map_or((0, 0, 0), |p| {
             let s = &p.surface;
-            let classes = s.biome_ids.capacity() * 2
-                + s.role_ids.capacity()
-                + p.exclusion.len() * 4
-                + p.regions.len() * 2;
+            let classes = s.classes.heap_bytes() + p.exclusion.len() * 4 + p.regions.len() * 2;
             (p.field.heap_bytes(), p.water.heap_bytes(), classes)
         });
         let (meshes, collision) = self

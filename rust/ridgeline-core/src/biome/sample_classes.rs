@@ -1,0 +1,256 @@
+//! The biome id and surface role of every sample, packed.
+//!
+//! A classified surface keeps two values per sample: a biome id (`u16`, an index into the
+//! biome table) and a role id (`u8`, [`super::Role`] 0..=8). Real surfaces use few distinct
+//! (biome, role) pairs — a recipe's biomes times nine roles at most — so [`SampleClasses`]
+//! stores **one byte per sample** indexing a table of the pairs that occur, as long as at most
+//! 256 pairs occur (three bytes per sample otherwise: the plain biome and role arrays). A
+//! 1025² surface takes 1.0 MB instead of 3.2 MB; reading a sample is one byte load plus a
+//! lookup in a table that stays in cache.
+//!
+//! The form is an implementation detail: equality compares the pairs sample by sample, and a
+//! write that would need a 257th pair widens the store once to the plain arrays.
+
+/// Per-sample pairs at most this many distinct pairs are stored as one byte per sample.
+pub const MAX_PAIRS: usize = 256;
+
+/// Biome id and role id per sample (row-major on the terrain grid).
+#[derive(Clone, Debug, Default)]
+pub struct SampleClasses {
+    store: Store,
+}
+
+#[derive(Clone, Debug)]
+enum Store {
+    /// `pairs[codes[i]]` is sample `i`'s (biome, role); `pairs.len() <= MAX_PAIRS`.
+    Paired {
+        pairs: Vec<(u16, u8)>,
+        codes: Vec<u8>,
+    },
+    /// The plain arrays, when more than [`MAX_PAIRS`] pairs occur.
+    Split { biomes: Vec<u16>, roles: Vec<u8> },
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::Paired {
+            pairs: Vec::new(),
+            codes: Vec::new(),
+        }
+    }
+}
+
+impl SampleClasses {
+    /// Classes from the pairs of every sample, in sample order.
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (u16, u8)>) -> Self {
+        let mut table = PairTable::default();
+        let mut codes = Vec::new();
+        let mut it = pairs.into_iter();
+        codes.reserve(it.size_hint().0);
+        for pair in it.by_ref() {
+            match table.code(pair) {
+                Some(c) => codes.push(c),
+                None => {
+                    // A 257th pair: the plain arrays from here on.
+                    let pairs = table.pairs;
+                    let mut biomes: Vec<u16> = codes.iter().map(|&c| pairs[c as usize].0).collect();
+                    let mut roles: Vec<u8> = codes.iter().map(|&c| pairs[c as usize].1).collect();
+                    biomes.push(pair.0);
+                    roles.push(pair.1);
+                    for (b, r) in it {
+                        biomes.push(b);
+                        roles.push(r);
+                    }
+                    return Self {
+                        store: Store::Split { biomes, roles },
+                    };
+                }
+            }
+        }
+        let mut pairs = table.pairs;
+        pairs.shrink_to_fit();
+        Self {
+            store: Store::Paired { pairs, codes },
+        }
+    }
+
+    /// Classes from a biome id and a role id per sample. Samples past the shorter slice are
+    /// dropped (callers pass equal lengths).
+    pub fn from_ids(biomes: &[u16], roles: &[u8]) -> Self {
+        Self::from_pairs(biomes.iter().copied().zip(roles.iter().copied()))
+    }
+
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        match &self.store {
+            Store::Paired { codes, .. } => codes.len(),
+            Store::Split { roles, .. } => roles.len(),
+        }
+    }
+
+    /// True when no sample is classified.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// (biome id, role id) of sample `i`; `None` out of range.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<(u16, u8)> {
+        match &self.store {
+            Store::Paired { pairs, codes } => codes.get(i).map(|&c| pairs[c as usize]),
+            Store::Split { biomes, roles } => Some((*biomes.get(i)?, *roles.get(i)?)),
+        }
+    }
+
+    /// Biome id of sample `i`; `None` out of range.
+    #[inline]
+    pub fn biome(&self, i: usize) -> Option<u16> {
+        self.get(i).map(|p| p.0)
+    }
+
+    /// Role id of sample `i`; `None` out of range.
+    #[inline]
+    pub fn role(&self, i: usize) -> Option<u8> {
+        self.get(i).map(|p| p.1)
+    }
+
+    /// Every sample's (biome id, role id), in sample order.
+    pub fn pairs(&self) -> impl ExactSizeIterator<Item = (u16, u8)> + '_ {
+        (0..self.len()).map(|i| self.get(i).unwrap_or_default())
+    }
+
+    /// Every sample's biome id, in sample order.
+    pub fn biomes(&self) -> impl ExactSizeIterator<Item = u16> + '_ {
+        self.pairs().map(|p| p.0)
+    }
+
+    /// Every sample's role id, in sample order.
+    pub fn roles(&self) -> impl ExactSizeIterator<Item = u8> + '_ {
+        self.pairs().map(|p| p.1)
+    }
+
+    /// The biome ids as a vector (exports, tests).
+    pub fn biome_vec(&self) -> Vec<u16> {
+        self.biomes().collect()
+    }
+
+    /// The role ids as a vector (exports, tests).
+    pub fn role_vec(&self) -> Vec<u8> {
+        self.roles().collect()
+    }
+
+    /// Sets sample `i` to (`biome`, `role`); ignored out of range. Returns true when the
+    /// sample changed.
+    pub fn set(&mut self, i: usize, biome: u16, role: u8) -> bool {
+        if self.get(i).is_none_or(|p| p == (biome, role)) {
+            return false;
+        }
+        match &mut self.store {
+            Store::Paired { pairs, codes } => {
+                let code = match pairs.iter().position(|&p| p == (biome, role)) {
+                    Some(c) => c,
+                    None if pairs.len() < MAX_PAIRS => {
+                        pairs.push((biome, role));
+                        pairs.len() - 1
+                    }
+                    None => {
+                        self.widen();
+                        return self.set(i, biome, role);
+                    }
+                };
+                codes[i] = code as u8;
+            }
+            Store::Split { biomes, roles } => {
+                biomes[i] = biome;
+                roles[i] = role;
+            }
+        }
+        true
+    }
+
+    /// Sets the role of sample `i`, keeping its biome. Returns true when it changed.
+    pub fn set_role(&mut self, i: usize, role: u8) -> bool {
+        match self.get(i) {
+            Some((b, _)) => self.set(i, b, role),
+            None => false,
+        }
+    }
+
+    /// Copies samples `range` from `other` (same length; ignored otherwise).
+    pub fn copy_range(&mut self, other: &SampleClasses, range: std::ops::Range<usize>) {
+        if other.len() != self.len() || range.end > self.len() {
+            return;
+        }
+        for i in range {
+            if let Some((b, r)) = other.get(i) {
+                self.set(i, b, r);
+            }
+        }
+    }
+
+    /// Bytes held on the heap (memory reports).
+    pub fn heap_bytes(&self) -> usize {
+        match &self.store {
+            Store::Paired { pairs, codes } => {
+                pairs.capacity() * std::mem::size_of::<(u16, u8)>() + codes.capacity()
+            }
+            Store::Split { biomes, roles } => biomes.capacity() * 2 + roles.capacity(),
+        }
+    }
+
+    /// True while stored as one byte per sample (tests, reports).
+    pub fn is_packed(&self) -> bool {
+        matches!(self.store, Store::Paired { .. })
+    }
+
+    fn widen(&mut self) {
+        if let Store::Paired { .. } = self.store {
+            let (biomes, roles) = (self.biome_vec(), self.role_vec());
+            self.store = Store::Split { biomes, roles };
+        }
+    }
+}
+
+impl PartialEq for SampleClasses {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.pairs().eq(other.pairs())
+    }
+}
+
+impl Eq for SampleClasses {}
+
+/// The pairs met so far and their codes.
+#[derive(Default)]
+struct PairTable {
+    pairs: Vec<(u16, u8)>,
+    index: std::collections::HashMap<(u16, u8), u8>,
+    /// The pair met last and its code (neighbouring samples mostly share theirs).
+    last: Option<((u16, u8), u8)>,
+}
+
+impl PairTable {
+    /// The code of `pair`, adding it; `None` when it would be the 257th.
+    fn code(&mut self, pair: (u16, u8)) -> Option<u8> {
+        if let Some((p, c)) = self.last
+            && p == pair
+        {
+            return Some(c);
+        }
+        let code = match self.index.get(&pair) {
+            Some(&c) => c,
+            None if self.pairs.len() >= MAX_PAIRS => return None,
+            None => {
+                let c = self.pairs.len() as u8;
+                self.pairs.push(pair);
+                self.index.insert(pair, c);
+                c
+            }
+        };
+        self.last = Some((pair, code));
+        Some(code)
+    }
+}
+
+#[cfg(test)]
+#[path = "sample_classes_tests.rs"]
+mod tests;
