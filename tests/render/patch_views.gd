@@ -8,10 +8,12 @@ extends SceneTree
 ## `stroke_after_mesh.png`, and both paths from straight above the hole, `hole_<path>.png`.
 ## `cargo xtask test` runs it under Xvfb and judges the pictures
 ## (rust/xtask/src/patch_views.rs): silhouettes within 2 px, no background showing through the
-## ground (cracks), edits drawn.
+## ground (cracks) — also with the GPU path's skirts off (`*_stitched_gpu.png`: stitched edges
+## alone; `*_bare_gpu.png`: neither, for comparison) — edits drawn.
 ##
 ## Views: `overview` (high, looking over the whole terrain), `grazing` (2 m above the ground,
-## looking along it: the horizon silhouette), `stroke` (40 m up, looking down at the edit).
+## looking along it: the horizon silhouette), `stroke` (40 m up, looking down at the edit),
+## `wall` (from outside the terrain, at the wall along its -Z border).
 ## `patches.json` records each GPU view's `Terrain3D.get_patch_info()`.
 
 const BACKGROUND := Color(1.0, 0.0, 1.0)
@@ -59,11 +61,20 @@ func _run() -> void:
 		"overview": [Vector3(size.x * 0.1, _ground(c.x, c.z) + size.x * 0.35, size.y * 0.1), c],
 		"grazing": [_above(size.x * 0.3, size.y * 0.35, 2.0), _above(size.x * 0.9, size.y * 0.75, 0.0)],
 		"stroke": [_above(c.x - 30.0, c.z - 30.0, 40.0), _above(c.x, c.z, 0.0)],
+		"wall": [Vector3(size.x * 0.3, _ground(size.x * 0.45, 0.0) + 30.0, -size.y * 0.12), Vector3(size.x * 0.45, _ground(size.x * 0.45, 0.0) - 15.0, 0.0)],
 	}
 	for name in views:
 		for path in ["mesh", "gpu"]:
 			if not await _shoot(name, path, views[name]):
 				return
+	# The seams between levels with the skirts off: stitched edges alone, then neither.
+	for name in ["overview", "grazing"]:
+		for seams in [["stitched", true], ["bare", false]]:
+			terrain.render_path = Terrain3D.RENDER_GPU
+			terrain._set_patch_seams(false, seams[1])
+			if not await _shoot("%s_%s" % [name, seams[0]], "gpu", views[name]):
+				return
+	terrain._set_patch_seams(true, true)
 	# Edits in view of `stroke`: raise a mound and cut a hole beside it.
 	var stroke := {"type": "raise", "center": [c.x, c.z], "radius": 12.0, "amount": 8.0, "strength": 1.0}
 	var hole := {"type": "hole", "center": [c.x + 14.0, c.z - 10.0], "radius": 5.0}

@@ -3,13 +3,16 @@
 //! from it), one shared grid-patch mesh per level, and one
 //! MultiMesh per level whose instances are the chunks drawn at that level this frame (chosen
 //! by the core's [`select_patches`]). The surface material draws them with its patch shader
-//! variant ([`super::patch_shader`]). Collision and queries never read any of this.
+//! variant ([`super::patch_shader`]). A one-texel-per-chunk level texture tells the shader
+//! each chunk's level this frame, so edges to coarser neighbours are stitched (the core's
+//! `select::stitch_along_edge`). Collision and queries never read any of this.
 
 use super::chunks::Placement;
 use super::paint_texture::{PaintTexture, Texel};
 use super::surface_material::SurfaceMaterial;
-use godot::classes::RenderingServer;
+use godot::classes::image::Format;
 use godot::classes::rendering_server::{ArrayType, MultimeshTransformFormat, PrimitiveType};
+use godot::classes::{Image, RenderingServer};
 use godot::obj::EngineEnum;
 use godot::prelude::*;
 use ridgeline_core::Heightfield;
@@ -17,7 +20,7 @@ use ridgeline_core::edit::Rect;
 use ridgeline_core::grid::Grid;
 use ridgeline_core::mesh::patch::grid::{patch_grid, patch_steps};
 use ridgeline_core::mesh::patch::levels::{PatchLevels, all_patch_levels, patch_levels};
-use ridgeline_core::mesh::patch::select::{PatchSelection, PatchView, select_patches};
+use ridgeline_core::mesh::patch::select::{NOT_DRAWN, PatchSelection, PatchView, select_patches};
 use ridgeline_core::mesh::patch::texels::{HeightTexels, height_texels};
 
 /// Floats per MultiMesh instance: a 3×4 transform and the custom data.
@@ -52,6 +55,12 @@ pub struct GpuPatches {
     pub uploads: u64,
     /// Chunks drawn by the last selection.
     pub drawn: usize,
+    /// One R8 texel per chunk: its level this frame ([`NOT_DRAWN`] when culled).
+    level_texture: Option<Rid>,
+    /// Skirts under the patch edges and stitched edges (both on; checks turn one off to see
+    /// the other alone).
+    skirts: bool,
+    stitch: bool,
 }
 
 impl GpuPatches {
@@ -78,7 +87,13 @@ impl GpuPatches {
             any_stale: false,
             uploads: 0,
             drawn: 0,
+            level_texture: None,
+            skirts: true,
+            stitch: true,
         };
+        let [nx, nz] = grid.chunks();
+        out.level_texture = level_image(&vec![NOT_DRAWN; (nx * nz) as usize], [nx, nz])
+            .map(|img| RenderingServer::singleton().texture_2d_create(&img));
         out.set_params(field, material);
         let aabb = out.local_aabb(field);
         let mut rs = RenderingServer::singleton();
@@ -139,6 +154,30 @@ impl GpuPatches {
             "ridgeline_grid",
             Vector3::new(dx, dz, self.wall_bottom).to_variant(),
         );
+        if let Some(rid) = self.level_texture {
+            material.set("ridgeline_levels", rid.to_variant());
+        }
+        let cells = if self.stitch && self.level_texture.is_some() {
+            self.grid.chunk_cells() as i32
+        } else {
+            0
+        };
+        material.set("ridgeline_chunk_cells", cells.to_variant());
+    }
+
+    /// Turns the skirts under patch edges and the stitching of edges between levels on or off
+    /// (both on by default; the render checks draw each alone to see it work).
+    pub fn set_seams(
+        &mut self,
+        skirts: bool,
+        stitch: bool,
+        field: &Heightfield,
+        material: &mut SurfaceMaterial,
+    ) {
+        self.skirts = skirts;
+        self.stitch = stitch;
+        self.set_params(field, material);
+        self.shown = PatchSelection::default();
     }
 
     /// The terrain's local bounds, skirts and walls included (every patch's culling box: the
@@ -178,7 +217,11 @@ impl GpuPatches {
                 self.buffer.clear();
                 for &i in list {
                     let (cx, cz) = (i % nx, i / nx);
-                    let skirt = self.chunks[i as usize].skirt;
+                    let skirt = if self.skirts {
+                        self.chunks[i as usize].skirt
+                    } else {
+                        0.0
+                    };
                     self.buffer.extend_from_slice(&[
                         1.0,
                         0.0,
@@ -205,6 +248,12 @@ impl GpuPatches {
                 );
             }
             self.uploads += 1;
+        }
+        if self.selection.chunk_levels != self.shown.chunk_levels
+            && let Some(rid) = self.level_texture
+            && let Some(img) = level_image(&self.selection.chunk_levels, self.grid.chunks())
+        {
+            rs.texture_2d_update(rid, &img, 0);
         }
         std::mem::swap(&mut self.shown, &mut self.selection);
     }
@@ -352,7 +401,25 @@ impl Drop for GpuPatches {
             rs.free_rid(l.multimesh);
             rs.free_rid(l.mesh);
         }
+        if let Some(rid) = self.level_texture.take() {
+            rs.free_rid(rid);
+        }
     }
+}
+
+/// The level texture's image: one R8 texel per chunk (`chunks` = chunks along X and Z).
+fn level_image(levels: &[u8], chunks: [u32; 2]) -> Option<Gd<Image>> {
+    let [nx, nz] = chunks;
+    if levels.len() != (nx * nz) as usize || nx == 0 || nz == 0 {
+        return None;
+    }
+    Image::create_from_data(
+        nx as i32,
+        nz as i32,
+        false,
+        Format::R8,
+        &PackedByteArray::from(levels),
+    )
 }
 
 /// (Re)allocates `multimesh` for `n` instances: 3D transforms with custom data.

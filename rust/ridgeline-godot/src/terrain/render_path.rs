@@ -116,6 +116,20 @@ impl Terrain3D {
         }
         d
     }
+
+    /// A check's switch on the GPU path: draws patch edges with or without their skirts and
+    /// with or without stitching to coarser neighbours (both on by default and after every
+    /// rebuild). The render checks turn one off to see that the other alone closes every seam.
+    /// Does nothing on the mesh path.
+    #[func]
+    pub fn _set_patch_seams(&mut self, skirts: bool, stitch: bool) {
+        let Some(prepared) = self.prepared().clone() else {
+            return;
+        };
+        if let Some(p) = self.chunks.patches_mut() {
+            p.set_seams(skirts, stitch, &prepared.field, &mut self.materials.surface);
+        }
+    }
 }
 
 impl Terrain3D {

@@ -1,22 +1,27 @@
 //! The shared grid patch of one level: `n × n` quads covering a chunk, whose vertices carry
 //! sample offsets instead of positions. A vertex `(i, y, j)` stands for the chunk's sample
 //! `(i · step, j · step)` (clamped to the terrain's last sample by the shader, which closes
-//! partial chunks); `y` is 0 on the surface and -1 on the skirt hanging below each edge sample
-//! (the shader drops it by the chunk's skirt depth, or to the wall bottom on the terrain's outer
-//! border, as the mesh path's skirts and walls).
+//! partial chunks); `y` is 0 on the surface, and each edge's skirt has its own two rows:
+//! [`SKIRT_TOP`] at the edge sample's height and -1 hanging below it (the shader drops it by the
+//! chunk's skirt depth, or to the wall bottom on the terrain's outer border, as the mesh path's
+//! skirts and walls). Own top vertices let a wall keep its outward normal up to the surface
+//! instead of blending into the surface normal (tall walls would show lit streaks).
 //!
 //! Triangles split every quad along its (i+1, j)–(i, j+1) diagonal, the drawn surface the
 //! queries interpolate (docs/grid.md); clockwise from above.
 
 use crate::mesh::{push_cell, push_facing};
 
+/// `y` of a skirt's top vertices (at the edge sample's height; the bottom row is -1).
+pub const SKIRT_TOP: f32 = -0.5;
+
 /// One level's shared patch.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatchGrid {
     /// Quads per side.
     pub quads: u32,
-    /// Vertex sample offsets and skirt flag: `(i, 0 | -1, j)`; surface vertices first, row-major
-    /// with `j` outer, then each edge's skirt vertices.
+    /// Vertex sample offsets and skirt flag: `(i, 0 | SKIRT_TOP | -1, j)`; surface vertices
+    /// first, row-major with `j` outer, then each edge's skirt vertices (top row, bottom row).
     pub vertices: Vec<[f32; 3]>,
     /// Per vertex: up on the surface (the shader derives the real normal), the edge's outward
     /// direction on its skirt (what a skirt on the terrain's border — a wall — keeps, as the
@@ -30,7 +35,7 @@ pub struct PatchGrid {
 pub fn patch_grid(quads: u32) -> PatchGrid {
     let n = quads.max(1);
     let row = n + 1;
-    let mut vertices = Vec::with_capacity((row * row + 4 * row) as usize);
+    let mut vertices = Vec::with_capacity((row * row + 8 * row) as usize);
     for j in 0..=n {
         for i in 0..=n {
             vertices.push([i as f32, 0.0, j as f32]);
@@ -50,7 +55,8 @@ pub fn patch_grid(quads: u32) -> PatchGrid {
             );
         }
     }
-    // Skirts: the edge samples again with the flag, two triangles per segment facing out.
+    // Skirts: the edge samples twice more (top and bottom rows), two triangles per segment
+    // facing out.
     let edges: [crate::mesh::Edge; 4] = [
         ((0..=n).map(|i| (i, 0)).collect(), [0.0, 0.0, -1.0]),
         ((0..=n).map(|i| (i, n)).collect(), [0.0, 0.0, 1.0]),
@@ -58,16 +64,16 @@ pub fn patch_grid(quads: u32) -> PatchGrid {
         ((0..=n).map(|j| (n, j)).collect(), [1.0, 0.0, 0.0]),
     ];
     for (samples, outward) in &edges {
-        let base = vertices.len() as u32;
-        for &(i, j) in samples {
-            vertices.push([i as f32, -1.0, j as f32]);
-            normals.push(*outward);
+        let top = vertices.len() as u32;
+        for y in [SKIRT_TOP, -1.0] {
+            for &(i, j) in samples {
+                vertices.push([i as f32, y, j as f32]);
+                normals.push(*outward);
+            }
         }
+        let base = top + row;
         for k in 0..n {
-            let (ta, tb) = (vid(samples[k as usize].0, samples[k as usize].1), {
-                let s = samples[k as usize + 1];
-                vid(s.0, s.1)
-            });
+            let (ta, tb) = (top + k, top + k + 1);
             let (sa, sb) = (base + k, base + k + 1);
             push_facing(&mut indices, &vertices, [ta, tb, sa], *outward);
             push_facing(&mut indices, &vertices, [tb, sb, sa], *outward);
@@ -100,7 +106,7 @@ mod tests {
     #[test]
     fn a_patch_has_its_quads_and_a_skirt_on_every_edge() {
         let p = patch_grid(4);
-        assert_eq!(p.vertices.len(), 25 + 4 * 5);
+        assert_eq!(p.vertices.len(), 25 + 4 * 2 * 5);
         assert_eq!(p.normals.len(), p.vertices.len());
         // Surface vertices point up; skirt vertices outwards, away from the patch's centre.
         for (v, n) in p.vertices.iter().zip(&p.normals) {
@@ -125,6 +131,15 @@ mod tests {
         }
         // The first quad uses the (1, 0)–(0, 1) diagonal.
         assert_eq!(&p.indices[..6], &[0, 1, 5, 1, 6, 5]);
+        // Skirt triangles use only skirt vertices, each top one at an edge sample's offset.
+        for &i in &p.indices[96..] {
+            let v = p.vertices[i as usize];
+            assert!(v[1] == SKIRT_TOP || v[1] == -1.0, "{v:?}");
+            assert!(
+                v[0] == 0.0 || v[0] == 4.0 || v[2] == 0.0 || v[2] == 4.0,
+                "{v:?}"
+            );
+        }
     }
 
     #[test]

@@ -2,6 +2,12 @@
 //! when its box lies wholly outside a frustum plane; otherwise it gets the coarsest level whose
 //! measured error projects to at most `error_pixels` at the distance from the camera to the
 //! chunk's box (so `Terrain3D.lod_error_pixels` means the same on both render paths).
+//!
+//! Neighbouring chunks may be drawn at different levels. The selection also records every
+//! chunk's level ([`PatchSelection::chunk_levels`]); the patch shader reads it to **stitch**
+//! edges: a vertex on the edge to a coarser neighbour takes the height of that neighbour's edge
+//! (linear between its vertices) instead of its own sample's, so the two patches share the edge
+//! exactly ([`stitch_along_edge`] states the rule; skirts stay as a second guard).
 
 use super::levels::PatchLevels;
 use crate::grid::Grid;
@@ -23,12 +29,17 @@ pub struct PatchView {
     pub error_pixels: f32,
 }
 
+/// [`PatchSelection::chunk_levels`] of a chunk not drawn.
+pub const NOT_DRAWN: u8 = 255;
+
 /// The visible chunks by level: `levels[k]` lists the row-major chunk indices drawn at level
 /// `k`, ascending.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PatchSelection {
     /// Chunk indices per level.
     pub levels: Vec<Vec<u32>>,
+    /// Per chunk (row-major), the level it is drawn at, [`NOT_DRAWN`] when culled.
+    pub chunk_levels: Vec<u8>,
 }
 
 impl PatchSelection {
@@ -51,6 +62,8 @@ pub fn select_patches(
     for l in &mut into.levels {
         l.clear();
     }
+    into.chunk_levels.clear();
+    into.chunk_levels.resize(chunks.len(), NOT_DRAWN);
     let [nx, _] = grid.chunks();
     let [dx, dz] = grid.spacing();
     for (i, c) in chunks.iter().enumerate() {
@@ -63,8 +76,27 @@ pub fn select_patches(
         let level = level_for(c, distance(view.eye, lo, hi), view);
         if let Some(l) = into.levels.get_mut(level) {
             l.push(i as u32);
+            into.chunk_levels[i] = level.min(NOT_DRAWN as usize - 1) as u8;
         }
     }
+}
+
+/// Where the vertex at sample `t` along a chunk edge takes its height from when the chunk on
+/// the other side is drawn with vertices every `neighbour_step` samples (measured from the
+/// edge's start, which is a multiple of every step): the two samples `(t0, t1)` of the
+/// neighbour's edge around `t` and the weight of `t1`, both clamped to the edge's `last` sample
+/// (the grid's last row or column, where partial chunks end). A vertex the neighbour also has
+/// gets its own sample (weight 0). The patch shader (`shaders/terrain_patches.gdshaderinc`,
+/// `ridgeline_stitched_height`) applies the same rule.
+pub fn stitch_along_edge(t: u32, neighbour_step: u32, last: u32) -> (u32, u32, f32) {
+    let step = neighbour_step.max(1);
+    let t = t.min(last);
+    let t0 = t - t % step;
+    let t1 = (t0 + step).min(last);
+    if t1 <= t0 || t == t0 {
+        return (t0, t0, 0.0);
+    }
+    (t0, t1, (t - t0) as f32 / (t1 - t0) as f32)
 }
 
 /// The coarsest level of `c` whose error projects within the allowance at `dist`.
@@ -196,5 +228,78 @@ mod tests {
         select_patches(&g, &c, &v, &mut s);
         // 0.4 · 5 = 2 ≤ 2, 1.6 · 5 = 8: level 2 everywhere.
         assert_eq!(s.levels[2].len(), 8);
+        assert_eq!(s.chunk_levels, vec![2; 8]);
+    }
+
+    #[test]
+    fn chunk_levels_record_each_drawn_chunk_and_mark_culled_ones() {
+        let g = Grid::new([256.0, 32.0], [256, 32], 32).unwrap();
+        let c = chunks(8);
+        let mut s = PatchSelection::default();
+        select_patches(
+            &g,
+            &c,
+            &view([16.0, 5.0, 16.0], vec![[1.0, 0.0, 0.0, 200.0]]),
+            &mut s,
+        );
+        assert_eq!(s.chunk_levels.len(), 8);
+        for (k, l) in s.levels.iter().enumerate() {
+            for &i in l {
+                assert_eq!(s.chunk_levels[i as usize] as usize, k);
+            }
+        }
+        assert_eq!(s.chunk_levels[7], NOT_DRAWN, "224..256 lies beyond x = 200");
+        assert_eq!(s.chunk_levels[0], 0);
+    }
+
+    /// The coarse neighbour's edge as drawn: vertices every `step` samples (clamped to `last`),
+    /// straight between them.
+    fn coarse_edge(h: &[f32], step: u32, last: u32, t: u32) -> f32 {
+        let mut verts: Vec<u32> = (0..)
+            .map(|k| (k * step).min(last))
+            .take_while(|&v| v < last)
+            .collect();
+        verts.push(last);
+        for w in verts.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if (a..=b).contains(&t) {
+                let f = if b == a {
+                    0.0
+                } else {
+                    (t - a) as f32 / (b - a) as f32
+                };
+                return h[a as usize] * (1.0 - f) + h[b as usize] * f;
+            }
+        }
+        unreachable!("{t} past {last}")
+    }
+
+    #[test]
+    fn stitched_edge_vertices_lie_on_the_coarse_neighbours_edge() {
+        // An edge of 101 samples (a partial last chunk: 100 is not a multiple of 16).
+        let last = 100;
+        let h: Vec<f32> = (0..=last)
+            .map(|t| ((t * 37) % 23) as f32 * 0.7 - (t as f32).sqrt())
+            .collect();
+        for fine in [1u32, 2, 4] {
+            for coarse in [2u32, 4, 8, 16] {
+                if coarse <= fine {
+                    continue;
+                }
+                for t in (0..=last + fine).step_by(fine as usize) {
+                    let (t0, t1, w) = stitch_along_edge(t, coarse, last);
+                    let stitched = h[t0 as usize] * (1.0 - w) + h[t1 as usize] * w;
+                    let want = coarse_edge(&h, coarse, last, t.min(last));
+                    assert!(
+                        (stitched - want).abs() < 1e-4,
+                        "fine {fine} coarse {coarse} t {t}: {stitched} vs {want}"
+                    );
+                }
+            }
+        }
+        // A vertex both patches have keeps its own sample.
+        assert_eq!(stitch_along_edge(32, 16, 100), (32, 32, 0.0));
+        assert_eq!(stitch_along_edge(40, 16, 100), (32, 48, 0.5));
+        assert_eq!(stitch_along_edge(99, 16, 100), (96, 100, 0.75));
     }
 }
