@@ -13,7 +13,8 @@ extends SceneTree
 ##
 ## Views: `overview` (high, looking over the whole terrain), `grazing` (2 m above the ground,
 ## looking along it: the horizon silhouette), `stroke` (40 m up, looking down at the edit),
-## `wall` (from outside the terrain, at the wall along its -Z border).
+## `wall` (from outside the terrain, at the wall along its -Z border); after the edits, `spike`
+## (a 1500 m raise seen from 1 km away: the GPU path on 32-bit height texels).
 ## `patches.json` records each GPU view's `Terrain3D.get_patch_info()`.
 
 const BACKGROUND := Color(1.0, 0.0, 1.0)
@@ -92,6 +93,23 @@ func _run() -> void:
 	for path in ["mesh", "gpu"]:
 		if not await _shoot("hole", path, above_hole):
 			return
+	# A 1500 m spike: the ground spans more than 16-bit height texels hold at 1 m, so the GPU
+	# path switches to 32-bit texels (height_code (0, 0)); both paths must still agree.
+	var spike_at := Vector2(c.x - 150.0, c.z + 120.0)
+	var spike := {"type": "raise", "center": [spike_at.x, spike_at.y], "radius": 40.0, "amount": 1500.0, "strength": 1.0}
+	if not terrain.apply_stroke(spike):
+		push_error("patch views: the spike failed: %s" % terrain.get_last_error())
+		quit(1)
+		return
+	var top := _ground(spike_at.x, spike_at.y)
+	var spike_view := [Vector3(spike_at.x - 900.0, top * 1.2, spike_at.y - 700.0), Vector3(spike_at.x, top * 0.5, spike_at.y)]
+	for path in ["gpu", "mesh"]:
+		if not await _shoot("spike", path, spike_view):
+			return
+	if report["spike_gpu"]["height_code"] != Vector2.ZERO:
+		push_error("patch views: a 1500 m spike kept 16-bit height texels: %s" % report["spike_gpu"])
+		quit(1)
+		return
 	var f := FileAccess.open(out_dir.path_join("patches.json"), FileAccess.WRITE)
 	f.store_string(JSON.stringify(report, "  "))
 	f.close()

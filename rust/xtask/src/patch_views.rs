@@ -26,19 +26,22 @@
 //! straight above the hole), `stroke_after` (after them, from 40 m: the chunks around the
 //! hole at coarse levels — the mesh path once drew garbage there, see `render/chunks.rs`'
 //! level keys) and `wall` (from outside, the terrain's border wall: the GPU path's walls once
-//! blended into the surface normal at the top and showed lit streaks).
+//! blended into the surface normal at the top and showed lit streaks) and `spike` (after a
+//! 1500 m raise, from 1 km away: ground spanning that much puts the GPU path on 32-bit height
+//! texels, which the script checks in `get_patch_info()`).
 
 use crate::water_views::{Image, Verdict};
 use anyhow::Result;
 use std::path::Path;
 
-const VIEWS: [&str; 6] = [
+const VIEWS: [&str; 7] = [
     "overview",
     "grazing",
     "stroke",
     "hole",
     "stroke_after",
     "wall",
+    "spike",
 ];
 
 fn is_background(p: [f32; 3]) -> bool {
