@@ -211,6 +211,14 @@ mod tests {
         let mut drawn: Vec<u32> = s.levels.concat();
         drawn.sort();
         assert_eq!(drawn, vec![0, 1, 2, 3]);
+        // Each chunk's level is recorded; the culled ones are marked.
+        assert_eq!(s.chunk_levels.len(), 8);
+        for (k, l) in s.levels.iter().enumerate() {
+            for &i in l {
+                assert_eq!(s.chunk_levels[i as usize] as usize, k);
+            }
+        }
+        assert!(s.chunk_levels[4..].iter().all(|&l| l == NOT_DRAWN));
     }
 
     #[test]
@@ -229,27 +237,6 @@ mod tests {
         // 0.4 · 5 = 2 ≤ 2, 1.6 · 5 = 8: level 2 everywhere.
         assert_eq!(s.levels[2].len(), 8);
         assert_eq!(s.chunk_levels, vec![2; 8]);
-    }
-
-    #[test]
-    fn chunk_levels_record_each_drawn_chunk_and_mark_culled_ones() {
-        let g = Grid::new([256.0, 32.0], [256, 32], 32).unwrap();
-        let c = chunks(8);
-        let mut s = PatchSelection::default();
-        select_patches(
-            &g,
-            &c,
-            &view([16.0, 5.0, 16.0], vec![[1.0, 0.0, 0.0, 200.0]]),
-            &mut s,
-        );
-        assert_eq!(s.chunk_levels.len(), 8);
-        for (k, l) in s.levels.iter().enumerate() {
-            for &i in l {
-                assert_eq!(s.chunk_levels[i as usize] as usize, k);
-            }
-        }
-        assert_eq!(s.chunk_levels[7], NOT_DRAWN, "224..256 lies beyond x = 200");
-        assert_eq!(s.chunk_levels[0], 0);
     }
 
     /// The coarse neighbour's edge as drawn: vertices every `step` samples (clamped to `last`),
