@@ -223,26 +223,49 @@ impl Eq for SampleClasses {}
 #[derive(Default)]
 struct PairTable {
     pairs: Vec<(u16, u8)>,
-    index: std::collections::HashMap<(u16, u8), u8>,
+    /// Code + 1 of each pair met with a role below 16, by `biome << 4 | role` (0: not met);
+    /// grown to the largest biome id met.
+    by_key: Vec<u16>,
+    /// Codes of pairs with larger role ids (never from a classification; kept for any input).
+    other: std::collections::HashMap<(u16, u8), u8>,
     /// The pair met last and its code (neighbouring samples mostly share theirs).
     last: Option<((u16, u8), u8)>,
 }
 
 impl PairTable {
     /// The code of `pair`, adding it; `None` when it would be the 257th.
+    #[inline]
     fn code(&mut self, pair: (u16, u8)) -> Option<u8> {
         if let Some((p, c)) = self.last
             && p == pair
         {
             return Some(c);
         }
-        let code = match self.index.get(&pair) {
-            Some(&c) => c,
+        let key = (pair.1 < 16).then_some((pair.0 as usize) << 4 | pair.1 as usize);
+        let known = match key {
+            Some(k) => match self.by_key.get(k) {
+                Some(&c) if c > 0 => Some((c - 1) as u8),
+                _ => None,
+            },
+            None => self.other.get(&pair).copied(),
+        };
+        let code = match known {
+            Some(c) => c,
             None if self.pairs.len() >= MAX_PAIRS => return None,
             None => {
                 let c = self.pairs.len() as u8;
                 self.pairs.push(pair);
-                self.index.insert(pair, c);
+                match key {
+                    Some(k) => {
+                        if k >= self.by_key.len() {
+                            self.by_key.resize((k | 15) + 1, 0);
+                        }
+                        self.by_key[k] = u16::from(c) + 1;
+                    }
+                    None => {
+                        self.other.insert(pair, c);
+                    }
+                }
                 c
             }
         };

@@ -19,6 +19,11 @@ fn few_pairs_pack_to_one_byte_per_sample_and_read_back() {
     assert_eq!(c.get(123), Some((b[123], r[123])));
     assert_eq!(c.get(10_000), None);
     assert!(c.heap_bytes() < 10_000 + 40 * 4 + 64, "{}", c.heap_bytes());
+    // Large biome ids and out-of-range role ids (a classification never makes them) still pack.
+    let odd = SampleClasses::from_ids(&[60_000, 60_000, 2, 2], &[20, 200, 20, 3]);
+    assert!(odd.is_packed());
+    assert_eq!(odd.biome_vec(), vec![60_000, 60_000, 2, 2]);
+    assert_eq!(odd.role_vec(), vec![20, 200, 20, 3]);
 }
 
 #[test]
