@@ -200,37 +200,27 @@ mod tests {
 
     #[test]
     fn auto_keeps_full_collision_up_to_six_hundred_thousand_triangles() {
-        let small = Grid::new([512.0, 512.0], [512, 512], 64).unwrap();
-        let large = Grid::new([1024.0, 1024.0], [1024, 1024], 64).unwrap();
-        let edge = Grid::new([600.0, 500.0], [600, 500], 50).unwrap();
-        let over = Grid::new([601.0, 500.0], [601, 500], 50).unwrap();
-        assert_eq!(CollisionMode::Auto.resolve(&edge), CollisionMode::Full);
-        assert_eq!(
-            CollisionMode::Auto.resolve(&over),
-            CollisionMode::NearBodies
-        );
-        assert_eq!(CollisionMode::Auto.resolve(&small), CollisionMode::Full);
-        assert_eq!(
-            CollisionMode::Auto.resolve(&large),
-            CollisionMode::NearBodies
-        );
-        assert_eq!(CollisionMode::Full.resolve(&large), CollisionMode::Full);
+        use CollisionMode::{Auto, AutoEditor, Full, NearBodies};
+        let g =
+            |w: u32, d: u32, chunk: u32| Grid::new([w as f32, d as f32], [w, d], chunk).unwrap();
+        let (small, large) = (g(512, 512, 64), g(1024, 1024, 64));
+        let (edge, over) = (g(600, 500, 50), g(601, 500, 50));
         // In the editor, full up to 2 km at 1 m.
-        let two = Grid::new([2048.0, 2048.0], [2048, 2048], 64).unwrap();
-        let four = Grid::new([4096.0, 4096.0], [4096, 4096], 64).unwrap();
-        assert_eq!(
-            CollisionMode::AutoEditor.resolve(&large),
-            CollisionMode::Full
-        );
-        assert_eq!(CollisionMode::AutoEditor.resolve(&two), CollisionMode::Full);
-        assert_eq!(
-            CollisionMode::AutoEditor.resolve(&four),
-            CollisionMode::NearBodies
-        );
-        assert_eq!(
-            CollisionMode::NearBodies.resolve(&small),
-            CollisionMode::NearBodies
-        );
+        let (two, four) = (g(2048, 2048, 64), g(4096, 4096, 64));
+        let cases = [
+            (Auto, &edge, Full),
+            (Auto, &over, NearBodies),
+            (Auto, &small, Full),
+            (Auto, &large, NearBodies),
+            (Full, &large, Full),
+            (AutoEditor, &large, Full),
+            (AutoEditor, &two, Full),
+            (AutoEditor, &four, NearBodies),
+            (NearBodies, &small, NearBodies),
+        ];
+        for (mode, grid, want) in cases {
+            assert_eq!(mode.resolve(grid), want, "{mode:?} on {:?}", grid.cells());
+        }
     }
 
     #[test]

@@ -200,6 +200,9 @@ impl GpuPatches {
         let chunk_cells = self.grid.chunk_cells();
         let [nx, _] = self.grid.chunks();
         let mut rs = RenderingServer::singleton();
+        // Equal lists at every level mean equal chunk levels: the level texture follows the
+        // lists that changed.
+        let mut changed = false;
         for (k, level) in self.levels.iter_mut().enumerate() {
             let list = self
                 .selection
@@ -209,6 +212,7 @@ impl GpuPatches {
             if self.shown.levels.get(k).map(|l| l.as_slice()) == Some(list) {
                 continue;
             }
+            changed = true;
             if level.allocated != list.len() {
                 allocate(level.multimesh, list.len());
                 level.allocated = list.len();
@@ -249,7 +253,7 @@ impl GpuPatches {
             }
             self.uploads += 1;
         }
-        if self.selection.chunk_levels != self.shown.chunk_levels
+        if changed
             && let Some(rid) = self.level_texture
             && let Some(img) = level_image(&self.selection.chunk_levels, self.grid.chunks())
         {
