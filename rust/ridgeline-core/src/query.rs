@@ -205,10 +205,10 @@ impl Heightfield {
         let [dx, dz] = grid.spacing();
         let chunk = grid.chunk_cells() as f64;
         let [ncx, ncz] = grid.chunks();
+        let ray = Ray::new(o, d);
         let mut found = None;
         dda(
-            o,
-            d,
+            &ray,
             t0,
             t1,
             dx as f64 * chunk,
@@ -218,15 +218,14 @@ impl Heightfield {
             |cx, cz, ta, tb| {
                 let [blo, bhi] = self.chunk_bounds(cx, cz);
                 let (ya, yb) = (o.y + d.y * ta, o.y + d.y * tb);
-                if ya.max(yb) < blo as f64 - 1e-6 || ya.min(yb) > bhi as f64 + 1e-6 {
+                if outside(ya, yb, blo as f64 - 1e-6, bhi as f64 + 1e-6) {
                     return false;
                 }
                 let r = grid.chunk_cells_range(cx, cz);
                 // Blocks overlapping this chunk, then cells of each block inside the chunk.
                 let block = crate::heightfield::BLOCK;
                 dda(
-                    o,
-                    d,
+                    &ray,
                     ta,
                     tb,
                     dx as f64 * block as f64,
@@ -236,14 +235,13 @@ impl Heightfield {
                     |bx, bz, ba, bb| {
                         let [blo, bhi] = self.block_bounds(bx, bz);
                         let (ya, yb) = (o.y + d.y * ba, o.y + d.y * bb);
-                        if ya.max(yb) < blo as f64 - 1e-6 || ya.min(yb) > bhi as f64 + 1e-6 {
+                        if outside(ya, yb, blo as f64 - 1e-6, bhi as f64 + 1e-6) {
                             return false;
                         }
                         let lo = [(bx * block).max(r.x0), (bz * block).max(r.z0)];
                         let hi = [((bx + 1) * block).min(r.x1), ((bz + 1) * block).min(r.z1)];
                         dda(
-                            o,
-                            d,
+                            &ray,
                             ba,
                             bb,
                             dx as f64,
@@ -279,14 +277,18 @@ impl Heightfield {
         tb: f64,
     ) -> Option<Hit> {
         let (ix, iz) = (ix as usize, iz as usize);
-        let [h00, h10, h01, h11] = self.corners(ix, iz).map(f64::from);
+        let corners = self.corners(ix, iz);
+        // Heights are finite: plain comparisons (no NaN handling) in f32, widened once.
+        let [lo, hi] = corners.iter().fold([corners[0]; 2], |[lo, hi], &h| {
+            [if h < lo { h } else { lo }, if h > hi { h } else { hi }]
+        });
+        let (cmin, cmax) = (lo as f64, hi as f64);
         let (ya, yb) = (o.y + d.y * ta, o.y + d.y * tb);
-        let cmin = h00.min(h10).min(h01).min(h11);
-        let cmax = h00.max(h10).max(h01).max(h11);
         let eps_y = 1e-6 * (1.0 + cmax.abs());
-        if ya.max(yb) < cmin - eps_y || ya.min(yb) > cmax + eps_y {
+        if outside(ya, yb, cmin - eps_y, cmax + eps_y) {
             return None;
         }
+        let [h00, h10, h01, h11] = corners.map(f64::from);
         if self.holes().count() != 0 && self.holes().is_hole(ix, iz) {
             return None;
         }
@@ -389,13 +391,59 @@ fn clip_box(o: DVec3, d: DVec3, max: f64, lo: DVec3, hi: DVec3) -> Option<(f64, 
     Some((t0, t1))
 }
 
+/// A ray in `f64` with what every DDA level reuses: the reciprocals of its X and Z direction
+/// (infinite along an axis it does not move on), so stepping needs no division.
+struct Ray {
+    o: DVec3,
+    d: DVec3,
+    inv: [f64; 2],
+}
+
+impl Ray {
+    fn new(o: DVec3, d: DVec3) -> Self {
+        let inv = |a: f64| {
+            if a.abs() < 1e-15 {
+                f64::INFINITY
+            } else {
+                1.0 / a
+            }
+        };
+        Ray {
+            o,
+            d,
+            inv: [inv(d.x), inv(d.z)],
+        }
+    }
+}
+
+/// The smaller of two numbers that are not NaN (no NaN handling, unlike `f64::min`).
+#[inline(always)]
+fn min_f64(a: f64, b: f64) -> f64 {
+    if a < b { a } else { b }
+}
+
+/// Whether the ray's height over a stretch, from `ya` to `yb`, stays wholly below `lo` or
+/// wholly above `hi` (none of them NaN).
+#[inline(always)]
+fn outside(ya: f64, yb: f64, lo: f64, hi: f64) -> bool {
+    let (y0, y1) = if ya < yb { (ya, yb) } else { (yb, ya) };
+    y1 < lo || y0 > hi
+}
+
+/// `floor(p)` as an integer (saturating), without a call into libm.
+#[inline(always)]
+fn floor_i64(p: f64) -> i64 {
+    let i = p as i64;
+    i - ((i as f64) > p) as i64
+}
+
 /// 2D DDA over a regular grid of `cw × ch` cells covering index range `[lo, hi)`, visiting the
 /// cells the ray passes during `[t0, t1]` in order with their own `[ta, tb]`. Stops when
 /// `visit` returns true; returns whether it did.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn dda(
-    o: DVec3,
-    d: DVec3,
+    ray: &Ray,
     t0: f64,
     t1: f64,
     cw: f64,
@@ -404,8 +452,9 @@ fn dda(
     hi: [u32; 2],
     mut visit: impl FnMut(u32, u32, f64, f64) -> bool,
 ) -> bool {
+    let (o, d) = (ray.o, ray.d);
     let cell_of = |p: f64, size: f64, lo: u32, hi: u32| -> i64 {
-        ((p / size).floor() as i64).clamp(lo as i64, hi as i64 - 1)
+        floor_i64(p / size).clamp(lo as i64, hi as i64 - 1)
     };
     // Nudge the start inside the segment so a start exactly on a boundary picks the cell the
     // ray enters.
@@ -414,33 +463,24 @@ fn dda(
     let mut iz = cell_of(probe.z, ch, lo[1], hi[1]);
     let step_x: i64 = if d.x > 0.0 { 1 } else { -1 };
     let step_z: i64 = if d.z > 0.0 { 1 } else { -1 };
-    let next_boundary = |i: i64, step: i64, size: f64, oa: f64, da: f64| -> f64 {
-        if da.abs() < 1e-15 {
+    // Time of the next boundary of cell `i` along an axis (infinite when the ray does not move
+    // along it), and the time between two boundaries.
+    let next_boundary = |i: i64, step: i64, size: f64, oa: f64, inv: f64| -> f64 {
+        if inv.is_infinite() {
             return f64::INFINITY;
         }
-        let edge = if step > 0 {
-            (i + 1) as f64 * size
-        } else {
-            i as f64 * size
-        };
-        (edge - oa) / da
+        let edge = if step > 0 { i + 1 } else { i };
+        (edge as f64 * size - oa) * inv
     };
-    let delta_x = if d.x.abs() < 1e-15 {
-        f64::INFINITY
-    } else {
-        cw / d.x.abs()
-    };
-    let delta_z = if d.z.abs() < 1e-15 {
-        f64::INFINITY
-    } else {
-        ch / d.z.abs()
-    };
-    let mut tmax_x = next_boundary(ix, step_x, cw, o.x, d.x);
-    let mut tmax_z = next_boundary(iz, step_z, ch, o.z, d.z);
+    let delta_x = cw * ray.inv[0].abs();
+    let delta_z = ch * ray.inv[1].abs();
+    let mut tmax_x = next_boundary(ix, step_x, cw, o.x, ray.inv[0]);
+    let mut tmax_z = next_boundary(iz, step_z, ch, o.z, ray.inv[1]);
     let mut t = t0;
     loop {
-        let tnext = tmax_x.min(tmax_z).min(t1);
-        if visit(ix as u32, iz as u32, t, tnext.max(t)) {
+        // Plain comparisons: no time is NaN (finite origin, unit direction, clipped range).
+        let tnext = min_f64(min_f64(tmax_x, tmax_z), t1);
+        if visit(ix as u32, iz as u32, t, if tnext > t { tnext } else { t }) {
             return true;
         }
         if tnext >= t1 {

@@ -12,7 +12,7 @@ use super::query_view::{QueryView, on_main_thread};
 use super::ray_hit::TerrainRayHit;
 use super::transform_cache::Placement;
 use crate::convert::panic_guard::or_report;
-use crate::convert::world::{length, normal_to_world, unit};
+use crate::convert::world::{length, unit};
 use godot::classes::Node3D;
 use godot::obj::WithBaseField;
 use godot::prelude::*;
@@ -96,7 +96,7 @@ impl Terrain3D {
                 let Some(n) = p.field.normal_at(local.x, local.z) else {
                     return Vector3::ZERO;
                 };
-                normal_to_world(&xf.to_world, Vector3::new(n.x, n.y, n.z)).unwrap_or_else(|| {
+                xf.normal_to_world(Vector3::new(n.x, n.y, n.z)).unwrap_or_else(|| {
                     godot_error!(
                         "Terrain3D.get_normal: no normal at {world_position} (a zero-scaled node \
                          or heights too large for a finite normal)"
@@ -114,7 +114,9 @@ impl Terrain3D {
     #[func]
     pub fn raycast(&self, from: Vector3, direction: Vector3, max_distance: f32) -> VarDictionary {
         let mut out = VarDictionary::new();
-        let hit = self.surface(None, |p, xf| cast(p, xf, from, direction, max_distance));
+        let hit = self.surface(None, |p, xf| {
+            cast(p, xf, from, direction, max_distance, Normal::Wanted)
+        });
         if let Some(h) = hit {
             out.set("position", h.position);
             out.set("normal", h.normal);
@@ -134,7 +136,9 @@ impl Terrain3D {
         max_distance: f32,
         mut hit: Gd<TerrainRayHit>,
     ) -> bool {
-        let found = self.surface(None, |p, xf| cast(p, xf, from, direction, max_distance));
+        let found = self.surface(None, |p, xf| {
+            cast(p, xf, from, direction, max_distance, Normal::Wanted)
+        });
         let mut h = hit.bind_mut();
         h.hit = found.is_some();
         if let Some(w) = found {
@@ -174,7 +178,7 @@ impl Terrain3D {
                 .iter()
                 .zip(directions.as_slice())
                 .map(|(&o, &d)| {
-                    cast(p, xf, o, d, max_distance).map_or(miss, |h| {
+                    cast(p, xf, o, d, max_distance, Normal::Skipped).map_or(miss, |h| {
                         Vector4::new(h.position.x, h.position.y, h.position.z, h.distance)
                     })
                 })
@@ -229,6 +233,13 @@ pub(super) fn surface_of<R>(
     f(p, &xf)
 }
 
+/// Whether a cast computes the hit's world normal ([`Terrain3D::raycast_batch`] returns none).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Normal {
+    Wanted,
+    Skipped,
+}
+
 /// One ray in world space against the surface.
 fn cast(
     p: &Prepared,
@@ -236,6 +247,7 @@ fn cast(
     from: Vector3,
     direction: Vector3,
     max_distance: f32,
+    normal_wanted: Normal,
 ) -> Option<WorldHit> {
     // Scale by the largest component before normalising, so that directions like
     // (0, -1e20, 0) or (0, -1e-30, 0) keep their way instead of overflowing or vanishing.
@@ -273,19 +285,20 @@ fn cast(
             );
             return None;
         }
-        let mut normal = normal_to_world(
-            &xf.to_world,
-            Vector3::new(h.normal.x, h.normal.y, h.normal.z),
-        )
-        .unwrap_or_else(|| {
-            godot_error!(
-                "Terrain3D.raycast: the hit at {position} has no finite normal (heights \
+        let mut normal = Vector3::ZERO;
+        if normal_wanted == Normal::Wanted {
+            normal = xf
+                .normal_to_world(Vector3::new(h.normal.x, h.normal.y, h.normal.z))
+                .unwrap_or_else(|| {
+                    godot_error!(
+                        "Terrain3D.raycast: the hit at {position} has no finite normal (heights \
                          too large?); reporting a zero normal"
-            );
-            Vector3::ZERO
-        });
-        if normal.dot(dir) > 0.0 {
-            normal = -normal;
+                    );
+                    Vector3::ZERO
+                });
+            if normal.dot(dir) > 0.0 {
+                normal = -normal;
+            }
         }
         Some(WorldHit {
             position,

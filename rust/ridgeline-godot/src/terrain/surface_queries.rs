@@ -4,7 +4,6 @@
 
 use super::Terrain3D;
 use crate::convert::panic_guard::or_report;
-use crate::convert::world::normal_to_world;
 use godot::prelude::*;
 use ridgeline_core::biome::roles::Role;
 
@@ -107,7 +106,8 @@ impl Terrain3D {
                 let Some(n) = p.field.smooth_normal_at(l.x, l.z) else {
                     return Vector3::ZERO;
                 };
-                normal_to_world(&xf.to_world, Vector3::new(n.x, n.y, n.z)).unwrap_or(Vector3::ZERO)
+                xf.normal_to_world(Vector3::new(n.x, n.y, n.z))
+                    .unwrap_or(Vector3::ZERO)
             })
         })
     }

@@ -12,13 +12,26 @@ use godot::classes::Node3D;
 use godot::prelude::*;
 use std::cell::Cell;
 
-/// A global transform with its inverse.
+/// A global transform with its inverse and the basis that carries normals to world space.
 #[derive(Clone, Copy)]
 pub struct Placement {
     /// Terrain-local to world.
     pub to_world: Transform3D,
     /// World to terrain-local.
     pub to_local: Transform3D,
+    /// The inverse transpose of `to_world`'s basis (normals stay perpendicular to the surface
+    /// under non-uniform scale), computed once per placement instead of once per query.
+    pub normals: Basis,
+}
+
+impl Placement {
+    /// A terrain-local normal in world space, unit length; `None` when it is not finite (heights
+    /// too large for a finite normal) — the same answer as
+    /// [`crate::convert::world::normal_to_world`] on `to_world`.
+    #[inline]
+    pub fn normal_to_world(&self, n: Vector3) -> Option<Vector3> {
+        crate::convert::world::unit(self.normals * n)
+    }
 }
 
 /// See the module documentation.
@@ -50,6 +63,7 @@ impl TransformCache {
         let p = (det != 0.0 && det.is_finite()).then(|| Placement {
             to_world,
             to_local: to_world.affine_inverse(),
+            normals: to_world.basis.inverse().transposed(),
         });
         if self.cacheable.get() {
             self.cached.set(Some(p));
