@@ -2,7 +2,8 @@
 //! once per visible chunk; the vertex shader reads heights and normals from textures.
 //!
 //! - [`grid`]: the shared patch geometry of a level (sample offsets, skirt flags, indices);
-//! - [`levels`]: each chunk's measured error per level and its skirt depth;
+//! - [`levels`]: each chunk's measured error per level (measured row by row, `level_error`)
+//!   and its skirt depth;
 //! - [`select`]: per frame, which chunks are in view and at which level (projected error);
 //! - [`texels`]: the height and normal texels the shader reads (with the hole flags).
 //!
@@ -10,6 +11,7 @@
 //! draw.
 
 pub mod grid;
+mod level_error;
 pub mod levels;
 pub mod select;
 pub mod texels;

@@ -4,8 +4,9 @@
 //! neighbouring chunks is covered).
 
 use super::grid::patch_steps;
+use super::level_error::{LevelScratch, level_error};
 use crate::heightfield::Heightfield;
-use crate::mesh::{coarse_cell_error, edge_level_error, skirt_depth};
+use crate::mesh::{edge_level_error, skirt_depth};
 
 /// Level errors and skirt of one chunk.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,25 +28,14 @@ pub fn patch_levels(field: &Heightfield, cx: u32, cz: u32) -> PatchLevels {
     let steps = patch_steps(grid.chunk_cells());
     let mut errors = Vec::with_capacity(steps.len());
     let mut edge_error = 0.0f32;
+    let mut scratch = LevelScratch::default();
     for &step in &steps {
         if step == 1 {
             errors.push(0.0);
             continue;
         }
-        let mut err = 0.0f32;
         // Coarse cells end on the chunk's last sample (the shader clamps past it).
-        let mut za = 0;
-        while za < d {
-            let zb = (za + step).min(d);
-            let mut xa = 0;
-            while xa < w {
-                let xb = (xa + step).min(w);
-                err = err.max(coarse_cell_error(field, &range, &local_h, xa, xb, za, zb));
-                xa += step;
-            }
-            za += step;
-        }
-        errors.push(err);
+        errors.push(level_error(field, &range, &local_h, step, &mut scratch));
         edge_error = edge_error.max(edge_level_error(&local_h, w, d, step));
     }
     PatchLevels {
