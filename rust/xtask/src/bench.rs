@@ -107,25 +107,7 @@ pub fn run(args: &[String]) -> Result<()> {
             // godot_load_cooked_4km and godot_memory_4km (tests/bench/large_world.gd; the 4 km
             // fixture is cooked fresh, about 2 s and 220 MB).
             cook_fixture(&dir, "four_km")?;
-            let mut large = godot.command();
-            large
-                .arg("--headless")
-                .arg("--path")
-                .arg(&dir)
-                .arg("--script")
-                .arg("res://bench/large_world.gd");
-            let large = proc::run_captured(&mut large, Duration::from_secs(600), "", true)?;
-            if !large.success() {
-                eprintln!("{}", large.text);
-                bail!("the large world benchmark script failed");
-            }
-            for line in large.text.lines() {
-                if line.starts_with("bench ") {
-                    lines.push(line.to_string());
-                } else if line.starts_with("large world bench") {
-                    eprintln!("{line}");
-                }
-            }
+            lines.extend(large_world_median(&godot, &dir)?);
             // godot_memory_1km (GPU and mesh paths, video memory included) and
             // godot_frame_cpu_4km: rendered (tests/bench/render_world.gd); the 4 km fixture
             // is deleted after it (220 MB).
@@ -318,6 +300,53 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
+/// Runs `tests/bench/large_world.gd` (the cooked 4 km fixture must exist) three times, in fresh
+/// processes, and returns the `bench` lines of the run with the median load time (one load on a
+/// shared machine can catch a slow moment); every run's load time goes to stderr.
+fn large_world_median(godot: &godot::Godot, dir: &std::path::Path) -> Result<Vec<String>> {
+    let mut runs: Vec<(f64, Vec<String>)> = Vec::new();
+    for _ in 0..3 {
+        let mut large = godot.command();
+        large
+            .arg("--headless")
+            .arg("--path")
+            .arg(dir)
+            .arg("--script")
+            .arg("res://bench/large_world.gd");
+        let large = proc::run_captured(&mut large, Duration::from_secs(600), "", true)?;
+        if !large.success() {
+            eprintln!("{}", large.text);
+            bail!("the large world benchmark script failed");
+        }
+        let mut bench_lines = Vec::new();
+        let mut load_ms = f64::INFINITY;
+        for line in large.text.lines() {
+            if line.starts_with("bench ") {
+                if let Some(v) = line
+                    .strip_prefix("bench godot_load_cooked_4km ours=")
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .and_then(|v| v.parse::<f64>().ok())
+                {
+                    load_ms = v;
+                }
+                bench_lines.push(line.to_string());
+            } else if line.starts_with("large world bench") {
+                eprintln!("{line}");
+            }
+        }
+        runs.push((load_ms, bench_lines));
+    }
+    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    eprintln!(
+        "large world bench: loads {}",
+        runs.iter()
+            .map(|(ms, _)| format!("{ms:.0} ms"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(runs.swap_remove(1).1)
+}
+
 /// Runs `tests/bench/raycast_fast.gd` with Jolt Physics (a temporary `override.cfg`, removed
 /// afterwards whatever happens).
 fn raycast_fast_with_jolt(
@@ -480,6 +509,7 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
                 crate::editor_tests::run(&godot, Some("test_graph.test_graph_ui_build_100"))?.text
             }
             "raycast_fast" => raycast_fast_with_jolt(&godot, &dir, quick)?.text,
+            "large_world" => large_world_median(&godot, &dir)?.join("\n"),
             _ => {
                 let mut cmd = if RENDERED_SCRIPTS.contains(&script) {
                     godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
