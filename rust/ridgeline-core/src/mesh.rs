@@ -329,12 +329,14 @@ fn coarse_height(h: [f32; 4], u: f32, v: f32) -> f32 {
 }
 
 /// [`coarse_height`] on the cell's first triangle (u + v ≤ 1).
-fn first_half_height([h00, h10, h01, _]: [f32; 4], u: f32, v: f32) -> f32 {
+#[inline(always)]
+pub(crate) fn first_half_height([h00, h10, h01, _]: [f32; 4], u: f32, v: f32) -> f32 {
     h00 + u * (h10 - h00) + v * (h01 - h00)
 }
 
 /// [`coarse_height`] on the cell's second triangle (u + v > 1).
-fn second_half_height([_, h10, h01, h11]: [f32; 4], u: f32, v: f32) -> f32 {
+#[inline(always)]
+pub(crate) fn second_half_height([_, h10, h01, h11]: [f32; 4], u: f32, v: f32) -> f32 {
     h11 + (1.0 - u) * (h01 - h11) + (1.0 - v) * (h10 - h11)
 }
 

@@ -7,7 +7,8 @@
 //! running maximum is one long dependency chain; loading a 4 km terrain spent a quarter of its
 //! time there. Here the whole (square) cells of a band are measured together, one sample row at
 //! a time: the corners and slopes of each cell are read once per band, `u` comes from a table,
-//! the distances of a row go to a buffer and the buffer's maximum is taken in eight independent
+//! the heights come from the same triangle functions (their per-cell parts are hoisted out of
+//! the row loops by the compiler), the distances of a row go to a buffer and the buffer's maximum is taken in eight independent
 //! lanes (vector instructions). Every sample is measured against the same cells with the same
 //! arithmetic, in the same order of operations, as [`crate::mesh::coarse_cell_error`], and the
 //! maximum of finite numbers does not depend on the order: the result is the same bits. Cells
@@ -15,20 +16,7 @@
 
 use crate::grid::ChunkRange;
 use crate::heightfield::Heightfield;
-use crate::mesh::coarse_cell_error;
-
-/// The corners of one whole coarse cell and the parts of its two triangles' heights that do not
-/// depend on the sample.
-#[derive(Clone, Copy, Default)]
-struct Cell {
-    h00: f32,
-    h10: f32,
-    h01: f32,
-    h11: f32,
-    /// `h10 - h00` (first triangle, per unit of u) and `h01 - h11` (second, per unit of 1 - u).
-    du_first: f32,
-    du_second: f32,
-}
+use crate::mesh::{coarse_cell_error, first_half_height, second_half_height};
 
 /// The error of the level drawn every `step` samples over chunk `range` of `field`; `local_h`
 /// reads the chunk's samples (chunk-local x, z). `scratch` is reused between calls.
@@ -62,15 +50,11 @@ pub(crate) fn level_error(
     if whole_x == 0 || whole_z == 0 {
         return err;
     }
-    // `u` and `1 - u` of the samples of a cell row, as coarse_cell_error computes them.
+    // `u` of the samples of a cell row, as coarse_cell_error computes it.
     let inv = 1.0 / s as f32;
     scratch.u.clear();
     scratch.u.extend((0..=s).map(|i| i as f32 * inv));
-    scratch.one_minus_u.clear();
-    scratch
-        .one_minus_u
-        .extend(scratch.u.iter().map(|&u| 1.0 - u));
-    let (us, oms) = (&scratch.u, &scratch.one_minus_u);
+    let us = &scratch.u;
     let heights = field.heights();
     let grid = field.grid();
     for bz in 0..whole_z {
@@ -78,16 +62,12 @@ pub(crate) fn level_error(
         scratch.cells.clear();
         scratch.cells.extend((0..whole_x).map(|k| {
             let xa = k * s;
-            let (h00, h10) = (local_h(xa, za), local_h(xa + s, za));
-            let (h01, h11) = (local_h(xa, za + s), local_h(xa + s, za + s));
-            Cell {
-                h00,
-                h10,
-                h01,
-                h11,
-                du_first: h10 - h00,
-                du_second: h01 - h11,
-            }
+            [
+                local_h(xa, za),
+                local_h(xa + s, za),
+                local_h(xa, za + s),
+                local_h(xa + s, za + s),
+            ]
         }));
         for j in 0..=s {
             let v = j as f32 * inv;
@@ -96,22 +76,20 @@ pub(crate) fn level_error(
             let at = grid.index(range.x0 as usize, (range.z0 + za + j) as usize);
             let row = &heights[at..=at + (whole_x * s) as usize];
             scratch.errors.clear();
-            for (k, c) in scratch.cells.iter().enumerate() {
+            for (k, &corners) in scratch.cells.iter().enumerate() {
                 let hs = &row[k * s as usize..=(k + 1) * s as usize];
-                let dv_first = v * (c.h01 - c.h00);
-                let dv_second = (1.0 - v) * (c.h10 - c.h11);
                 let (first, second) = hs.split_at(split + 1);
                 scratch.errors.extend(
                     first
                         .iter()
                         .zip(us)
-                        .map(|(&h, &u)| (c.h00 + u * c.du_first + dv_first - h).abs()),
+                        .map(|(&h, &u)| (first_half_height(corners, u, v) - h).abs()),
                 );
                 scratch.errors.extend(
                     second
                         .iter()
-                        .zip(&oms[split + 1..])
-                        .map(|(&h, &om)| (c.h11 + om * c.du_second + dv_second - h).abs()),
+                        .zip(&us[split + 1..])
+                        .map(|(&h, &u)| (second_half_height(corners, u, v) - h).abs()),
                 );
             }
             err = keep(err, max_of(&scratch.errors));
@@ -124,8 +102,8 @@ pub(crate) fn level_error(
 #[derive(Default)]
 pub(crate) struct LevelScratch {
     u: Vec<f32>,
-    one_minus_u: Vec<f32>,
-    cells: Vec<Cell>,
+    /// Corners `[h00, h10, h01, h11]` of the band's whole cells.
+    cells: Vec<[f32; 4]>,
     errors: Vec<f32>,
 }
 
