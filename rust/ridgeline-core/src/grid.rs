@@ -296,6 +296,33 @@ impl HoleMask {
             count: 0,
         }
     }
+    /// A mask from one bit per cell, row-major, least significant bit first within each byte
+    /// (cell `i` is bit `i % 8` of byte `i / 8`; the cooked payload's layout). Bits past the
+    /// last cell are ignored; missing bytes are cells without holes.
+    pub fn from_le_bits(cells_x: usize, cells_z: usize, bytes: &[u8]) -> Self {
+        let cells = cells_x * cells_z;
+        let mut bits: Vec<u64> = (0..cells.div_ceil(64))
+            .map(|w| {
+                let mut word = [0u8; 8];
+                let from = (w * 8).min(bytes.len());
+                let to = (w * 8 + 8).min(bytes.len());
+                word[..to - from].copy_from_slice(&bytes[from..to]);
+                u64::from_le_bytes(word)
+            })
+            .collect();
+        if !cells.is_multiple_of(64)
+            && let Some(last) = bits.last_mut()
+        {
+            *last &= (1u64 << (cells % 64)) - 1;
+        }
+        let count = bits.iter().map(|w| w.count_ones() as usize).sum();
+        Self {
+            cells_x,
+            cells_z,
+            bits,
+            count,
+        }
+    }
     /// Cells along X and Z.
     pub fn cells(&self) -> [usize; 2] {
         [self.cells_x, self.cells_z]
@@ -356,6 +383,32 @@ mod tests {
                 "chunk_cells"
             ]
         );
+    }
+
+    #[test]
+    fn hole_mask_from_le_bits_equals_setting_each_bit() {
+        // 13 × 11 cells: 143 bits, the last word partial; stray bits past the last cell and a
+        // short byte slice are ignored.
+        let (cx, cz) = (13usize, 11usize);
+        let mut bytes: Vec<u8> = (0..(cx * cz).div_ceil(8))
+            .map(|i| (i as u8).wrapping_mul(37) ^ 0x5a)
+            .collect();
+        *bytes.last_mut().unwrap() |= 0x80;
+        let mut expected = HoleMask::new(cx, cz);
+        for i in 0..cx * cz {
+            if bytes[i / 8] >> (i % 8) & 1 == 1 {
+                expected.set(i % cx, i / cx, true);
+            }
+        }
+        assert_eq!(HoleMask::from_le_bits(cx, cz, &bytes), expected);
+        assert!(expected.count() > 0);
+        let mut short = HoleMask::new(cx, cz);
+        for i in 0..40 {
+            if bytes[i / 8] >> (i % 8) & 1 == 1 {
+                short.set(i % cx, i / cx, true);
+            }
+        }
+        assert_eq!(HoleMask::from_le_bits(cx, cz, &bytes[..5]), short);
     }
 
     #[test]

@@ -69,7 +69,15 @@ impl Heightfield {
                     heights.len()
                 ),
             );
-        } else if let Some(i) = heights.iter().position(|&h| !height_in_range(h)) {
+        } else if let Some(i) =
+            heights
+                .par_chunks(1 << 16)
+                .enumerate()
+                .find_map_first(|(k, block)| {
+                    let at = block.iter().position(|&h| !height_in_range(h))?;
+                    Some(k * (1 << 16) + at)
+                })
+        {
             d.push(
                 format!("heights[{i}]"),
                 height_problem(heights[i]).unwrap_or_default(),

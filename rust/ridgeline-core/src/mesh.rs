@@ -18,6 +18,7 @@ pub mod control_map;
 pub mod layer_texels;
 pub mod near_chunks;
 pub mod patch;
+pub mod texture_tiles;
 pub mod vertex_update;
 
 pub(crate) use chunk_vertices::skirt_depth;

@@ -74,6 +74,63 @@ impl SampleClasses {
         }
     }
 
+    /// Classes of `n` samples whose pairs `pair(i)` gives, computed on rayon's threads: the
+    /// same classes as [`Self::from_pairs`] over `(0..n).map(pair)`, codes included (a pair's
+    /// code is the order of its first occurrence). Blocks of samples find their own pairs in
+    /// parallel; the blocks' pair lists are merged in sample order and each block's codes
+    /// renumbered. Falls back to the serial path when more than [`MAX_PAIRS`] pairs occur.
+    pub fn from_indexed(n: usize, pair: impl Fn(usize) -> (u16, u8) + Sync) -> Self {
+        use rayon::prelude::*;
+        const BLOCK: usize = 1 << 16;
+        if n < 2 * BLOCK {
+            return Self::from_pairs((0..n).map(pair));
+        }
+        let mut codes = vec![0u8; n];
+        // Each block's pairs in order of first occurrence, or `None` past MAX_PAIRS.
+        let locals: Vec<Option<Vec<(u16, u8)>>> = codes
+            .par_chunks_mut(BLOCK)
+            .enumerate()
+            .map(|(b, out)| {
+                let mut table = PairTable::default();
+                for (k, c) in out.iter_mut().enumerate() {
+                    *c = table.code(pair(b * BLOCK + k))?;
+                }
+                Some(table.pairs)
+            })
+            .collect();
+        let mut global = PairTable::default();
+        let mut renumber: Vec<Option<Vec<u8>>> = Vec::with_capacity(locals.len());
+        for local in &locals {
+            let Some(local) = local else {
+                return Self::from_pairs((0..n).map(pair));
+            };
+            let mut map = Vec::with_capacity(local.len());
+            for &p in local {
+                match global.code(p) {
+                    Some(c) => map.push(c),
+                    None => return Self::from_pairs((0..n).map(pair)),
+                }
+            }
+            let identity = map.iter().enumerate().all(|(i, &c)| c as usize == i);
+            renumber.push((!identity).then_some(map));
+        }
+        codes
+            .par_chunks_mut(BLOCK)
+            .zip(renumber.par_iter())
+            .for_each(|(out, map)| {
+                if let Some(map) = map {
+                    for c in out {
+                        *c = map[*c as usize];
+                    }
+                }
+            });
+        let mut pairs = global.pairs;
+        pairs.shrink_to_fit();
+        Self {
+            store: Store::Paired { pairs, codes },
+        }
+    }
+
     /// Classes from a biome id and a role id per sample. Samples past the shorter slice are
     /// dropped (callers pass equal lengths).
     pub fn from_ids(biomes: &[u16], roles: &[u8]) -> Self {
@@ -127,6 +184,42 @@ impl SampleClasses {
     /// Every sample's role id, in sample order.
     pub fn roles(&self) -> impl ExactSizeIterator<Item = u8> + '_ {
         self.pairs().map(|p| p.1)
+    }
+
+    /// Every sample's biome id clamped to 255 and role id, one byte each, as two vectors (what
+    /// the control map encodes), filled on rayon's threads.
+    pub fn byte_ids(&self) -> (Vec<u8>, Vec<u8>) {
+        use rayon::prelude::*;
+        const BLOCK: usize = 1 << 16;
+        let n = self.len();
+        let (mut biomes, mut roles) = (vec![0u8; n], vec![0u8; n]);
+        let split = biomes
+            .par_chunks_mut(BLOCK)
+            .zip(roles.par_chunks_mut(BLOCK))
+            .enumerate();
+        match &self.store {
+            Store::Paired { pairs, codes } => {
+                let biome: Vec<u8> = pairs.iter().map(|p| p.0.min(255) as u8).collect();
+                let role: Vec<u8> = pairs.iter().map(|p| p.1).collect();
+                split.for_each(|(k, (b, r))| {
+                    let codes = &codes[k * BLOCK..k * BLOCK + b.len()];
+                    for ((b, r), &c) in b.iter_mut().zip(r.iter_mut()).zip(codes) {
+                        (*b, *r) = (biome[c as usize], role[c as usize]);
+                    }
+                });
+            }
+            Store::Split {
+                biomes: ids,
+                roles: rs,
+            } => split.for_each(|(k, (b, r))| {
+                let at = k * BLOCK..k * BLOCK + b.len();
+                for (b, &id) in b.iter_mut().zip(&ids[at.clone()]) {
+                    *b = id.min(255) as u8;
+                }
+                r.copy_from_slice(&rs[at]);
+            }),
+        }
+        (biomes, roles)
     }
 
     /// The biome ids as a vector (exports, tests).

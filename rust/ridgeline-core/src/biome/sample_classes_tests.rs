@@ -79,3 +79,61 @@ fn set_role_and_copy_range_touch_only_what_they_name() {
     a.copy_range(&SampleClasses::default(), 0..1);
     assert_eq!(a.get(0), Some((0, 1)), "a different length is ignored");
 }
+
+#[test]
+fn from_indexed_equals_from_pairs_code_for_code() {
+    // Pairs that first occur in later blocks, in a different order per block, and blocks that
+    // repeat earlier pairs: the parallel build must number them exactly as the serial one.
+    let pair = |i: usize| {
+        let block = i >> 16;
+        let biome = ((i / 7 + block * 3) % (4 + block)) as u16;
+        let role = ((i / 1000 + block) % 9) as u8;
+        (biome, role)
+    };
+    for n in [10, (1 << 17) - 1, 5 * (1 << 16) + 123] {
+        let serial = SampleClasses::from_pairs((0..n).map(pair));
+        let parallel = SampleClasses::from_indexed(n, pair);
+        match (&serial.store, &parallel.store) {
+            (Store::Paired { pairs: a, codes: x }, Store::Paired { pairs: b, codes: y }) => {
+                assert_eq!(a, b, "pair tables differ at n = {n}");
+                assert!(x == y, "codes differ at n = {n}");
+            }
+            _ => panic!("both stay packed at n = {n}"),
+        }
+    }
+}
+
+#[test]
+fn from_indexed_widens_past_256_pairs_like_from_pairs() {
+    // 300 distinct pairs within every block: the serial path's plain arrays.
+    let n = 4 * (1 << 16);
+    let pair = |i: usize| ((i % 300) as u16, (i % 3) as u8);
+    let serial = SampleClasses::from_pairs((0..n).map(pair));
+    let parallel = SampleClasses::from_indexed(n, pair);
+    assert!(!serial.is_packed() && !parallel.is_packed());
+    assert_eq!(serial, parallel);
+    // Few pairs per block but more than 256 over the whole grid: widened too.
+    let pair = |i: usize| ((i >> 16) as u16 * 100 + (i % 100) as u16, 0u8);
+    let serial = SampleClasses::from_pairs((0..n).map(pair));
+    let parallel = SampleClasses::from_indexed(n, pair);
+    assert!(!serial.is_packed() && !parallel.is_packed());
+    assert_eq!(serial, parallel);
+}
+
+#[test]
+fn byte_ids_clamp_biomes_and_copy_roles_in_both_stores() {
+    let n = 3 * (1 << 16) + 77;
+    // Packed: biome ids up to 300 (clamped to 255), few pairs.
+    let packed = SampleClasses::from_indexed(n, |i| ((i % 5) as u16 * 75, (i % 9) as u8));
+    assert!(packed.is_packed());
+    // Plain arrays: more than 256 pairs.
+    let split = SampleClasses::from_pairs((0..n).map(|i| ((i % 400) as u16, (i % 9) as u8)));
+    assert!(!split.is_packed());
+    for c in [&packed, &split] {
+        let (b, r) = c.byte_ids();
+        assert_eq!(b.len(), n);
+        let want_b: Vec<u8> = c.biomes().map(|b| b.min(255) as u8).collect();
+        assert!(b == want_b, "biome bytes differ");
+        assert!(r == c.role_vec(), "role bytes differ");
+    }
+}

@@ -9,6 +9,7 @@ mod layer_files_tests;
 pub mod layer_import;
 pub mod mask;
 pub mod payload;
+mod payload_arrays;
 mod payload_biome_rules;
 mod payload_meta;
 mod payload_paint;

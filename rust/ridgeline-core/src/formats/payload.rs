@@ -284,12 +284,25 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             format!("{} unexpected bytes after the body", bytes.len() - r.pos),
         ));
     }
-    if self::checksum(version, body) != checksum {
+    // The checksum runs beside the decoding (which validates every value on its own); a
+    // mismatch wins over whatever the body gave.
+    let (sum, decoded) = rayon::join(
+        || self::checksum(version, body),
+        || decode_body(version, body, source),
+    );
+    if sum != checksum {
         return Err(bad(
             source,
             "checksum mismatch: the payload is corrupt; cook the terrain again",
         ));
     }
+    decoded
+}
+
+/// The body of a payload of `version` (after the checksum), into a prepared terrain. The
+/// per-sample arrays are converted and checked on rayon's threads (`payload_arrays`).
+fn decode_body(version: u32, body: &[u8], source: &str) -> Result<PreparedTerrain> {
+    use super::payload_arrays as arrays;
     let mut b = Reader {
         bytes: body,
         pos: 0,
@@ -311,34 +324,14 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let grid = meta.grid;
     let [cells_x, _] = grid.cells();
     let n = grid.sample_count();
-    let heights: Vec<f32> = b
-        .take(n * 4, "the heights")?
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let heights = arrays::f32s(b.take(n * 4, "the heights")?);
     let cell_count = grid.cell_count();
     let bits = b.take(cell_count.div_ceil(8), "the hole mask")?;
-    let mut holes = HoleMask::new(cells_x as usize, grid.cells()[1] as usize);
-    for i in 0..cell_count {
-        if bits[i / 8] >> (i % 8) & 1 == 1 {
-            holes.set(i % cells_x as usize, i / cells_x as usize, true);
-        }
-    }
-    let owner: Vec<u16> = b
-        .take(n * 2, "the water owners")?
-        .chunks_exact(2)
-        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-        .collect();
-    let surface: Vec<f32> = b
-        .take(n * 4, "the water surfaces")?
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let holes = HoleMask::from_le_bits(cells_x as usize, grid.cells()[1] as usize, bits);
+    let owner = arrays::u16s(b.take(n * 2, "the water owners")?);
+    let surface = arrays::f32s(b.take(n * 4, "the water surfaces")?);
     let exclusion: Vec<f32> = if meta.exclusion_mask {
-        b.take(n * 4, "the exclusion mask")?
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
+        arrays::f32s(b.take(n * 4, "the exclusion mask")?)
     } else {
         Vec::new()
     };
@@ -346,12 +339,9 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let regions: Vec<u16> = if region_biomes.is_empty() {
         Vec::new()
     } else {
-        b.take(n * 2, "the painted regions")?
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect()
+        arrays::u16s(b.take(n * 2, "the painted regions")?)
     };
-    if regions.iter().any(|&r| r as usize > region_biomes.len()) {
+    if arrays::first(&regions, |&r| r as usize > region_biomes.len()).is_some() {
         return Err(bad(
             source,
             "corrupt regions: a sample names a biome that does not exist",
@@ -365,15 +355,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     } else {
         (&[], &[])
     };
-    let biome_ids = || {
-        biome_bytes
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-    };
-    if let Some((i, id)) = biome_ids()
-        .enumerate()
-        .find(|&(_, id)| id as usize >= meta.biomes.len())
-    {
+    if let Some((i, id)) = arrays::first_u16(biome_bytes, |id| id as usize >= meta.biomes.len()) {
         return Err(bad(
             format!("{source}: biome_ids[{i}]"),
             format!(
@@ -382,10 +364,7 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             ),
         ));
     }
-    if let Some(i) = role_ids
-        .iter()
-        .position(|&r| crate::biome::Role::from_id(r).is_none())
-    {
+    if let Some(i) = arrays::first(role_ids, |&r| crate::biome::Role::from_id(r).is_none()) {
         return Err(bad(
             format!("{source}: role_ids[{i}]"),
             format!(
@@ -394,18 +373,18 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
             ),
         ));
     }
-    let classes =
-        crate::biome::SampleClasses::from_pairs(biome_ids().zip(role_ids.iter().copied()));
+    let classes = crate::biome::SampleClasses::from_indexed(role_ids.len(), |i| {
+        (
+            u16::from_le_bytes([biome_bytes[2 * i], biome_bytes[2 * i + 1]]),
+            role_ids[i],
+        )
+    });
     let mut floats = |on: bool, what: &str| -> Result<Option<std::sync::Arc<Vec<f32>>>> {
         if !on {
             return Ok(None);
         }
-        let v: Vec<f32> = b
-            .take(n * 4, what)?
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
-        if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+        let v = arrays::f32s(b.take(n * 4, what)?);
+        if let Some(i) = arrays::first(&v, |x| !x.is_finite()) {
             return Err(bad(
                 format!("{source}: {what}[{i}]"),
                 "must be finite; the payload is corrupt, cook the terrain again",
@@ -461,14 +440,14 @@ pub fn decode(bytes: &[u8], source: &str) -> Result<PreparedTerrain> {
     let field = Heightfield::new(grid, heights, Some(holes))
         .map_err(|e| bad(source, format!("corrupt surface: {e}")))?;
     let bodies = meta.bodies;
-    if owner.iter().any(|&o| o as usize > bodies.len()) {
+    if arrays::first(&owner, |&o| o as usize > bodies.len()).is_some() {
         return Err(bad(
             source,
             "corrupt water data: a sample names a body that does not exist",
         ));
     }
     // A terrain without water keeps no per-sample water arrays.
-    let (owner, surface) = if bodies.is_empty() && owner.iter().all(|&o| o == 0) {
+    let (owner, surface) = if bodies.is_empty() && arrays::all(&owner, |&o| o == 0) {
         (Vec::new(), Vec::new())
     } else {
         (owner, surface)

@@ -524,10 +524,7 @@ pub(crate) fn read(meta: &Value, source: &str) -> Result<Meta> {
 /// Checks per-sample values the structure cannot: water surfaces finite and within
 /// ±[`MAX_LEVEL`], exclusion weights 0–1.
 pub(crate) fn check_samples(source: &str, surface: &[f32], exclusion: &[f32]) -> Result<()> {
-    if let Some(i) = surface
-        .iter()
-        .position(|s| s.is_nan() || s.abs() > MAX_LEVEL)
-    {
+    if let Some(i) = super::payload_arrays::first(surface, |s| s.is_nan() || s.abs() > MAX_LEVEL) {
         return Err(Error::invalid(
             format!("{source}: water_surface[{i}]"),
             format!(
@@ -536,7 +533,7 @@ pub(crate) fn check_samples(source: &str, surface: &[f32], exclusion: &[f32]) ->
             ),
         ));
     }
-    if let Some(i) = exclusion.iter().position(|m| !(0.0..=1.0).contains(m)) {
+    if let Some(i) = super::payload_arrays::first(exclusion, |m| !(0.0..=1.0).contains(m)) {
         return Err(Error::invalid(
             format!("{source}: exclusion[{i}]"),
             format!(

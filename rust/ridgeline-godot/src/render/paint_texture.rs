@@ -18,6 +18,7 @@ use godot::classes::rendering_server::TextureLayeredType;
 use godot::classes::{Image, RenderingServer};
 use godot::prelude::*;
 use ridgeline_core::edit::Rect;
+use ridgeline_core::mesh::texture_tiles::{Fill, fill_tile, fill_tiles};
 
 /// Most layers a tiled texture uses (the minimum `GL_MAX_ARRAY_TEXTURE_LAYERS` is 256).
 const MAX_TILES: usize = 256;
@@ -106,19 +107,10 @@ impl PaintTexture {
         }
         let tile = Self::tile_for(w, h);
         let tiles = [w.div_ceil(tile), h.div_ceil(tile)];
+        // The texels of every tile on the core's threads, then the images on this one.
         let mut images: Array<Gd<Image>> = Array::new();
-        let mut scratch = Vec::new();
-        for tz in 0..tiles[1] {
-            for tx in 0..tiles[0] {
-                images.push(&tile_image(
-                    fill,
-                    self.texel,
-                    samples,
-                    tile,
-                    [tx, tz],
-                    &mut scratch,
-                )?);
-            }
+        for data in fill_tiles(samples, tile, self.texel.bytes(), fill) {
+            images.push(&image_of(self.texel, tile, &data)?);
         }
         let rid = RenderingServer::singleton()
             .texture_2d_layered_create(&images, TextureLayeredType::LAYERED_2D_ARRAY);
@@ -254,8 +246,9 @@ impl Drop for PaintTexture {
 }
 
 /// Writes the texels of the sample rectangle `[x0, z0, x1, z1)` into the start of `out` (the
-/// texture's [`Texel`] bytes each, `stride` texels per row).
-pub type TexelFill<'a> = dyn Fn([usize; 4], &mut [u8], usize) + 'a;
+/// texture's [`Texel`] bytes each, `stride` texels per row); called from the core's threads
+/// when a whole texture is made.
+pub type TexelFill<'a> = Fill<'a>;
 
 /// [`TexelFill`] from a whole map's bytes (`texel` per sample, row-major); nothing when the
 /// map is not `w × h` (the texels stay zero).
@@ -282,24 +275,25 @@ fn copy_rect(
 fn tile_image(
     fill: &TexelFill,
     texel: Texel,
-    [w, h]: [usize; 2],
+    samples: [usize; 2],
     tile: usize,
-    [tx, tz]: [usize; 2],
+    at: [usize; 2],
     scratch: &mut Vec<u8>,
 ) -> Option<Gd<Image>> {
     scratch.clear();
     scratch.resize(tile * tile * texel.bytes(), 0);
-    let (x0, z0) = (tx * tile, tz * tile);
-    let (x1, z1) = ((x0 + tile).min(w), (z0 + tile).min(h));
-    if x1 > x0 && z1 > z0 {
-        fill([x0, z0, x1, z1], scratch, tile);
-    }
+    fill_tile(samples, tile, at, scratch, fill);
+    image_of(texel, tile, scratch)
+}
+
+/// A `tile × tile` image of `texel`s from `data`.
+fn image_of(texel: Texel, tile: usize, data: &[u8]) -> Option<Gd<Image>> {
     Image::create_from_data(
         tile as i32,
         tile as i32,
         false,
         texel.format(),
-        &PackedByteArray::from(scratch.as_slice()),
+        &PackedByteArray::from(data),
     )
 }
 

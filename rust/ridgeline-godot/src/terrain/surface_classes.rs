@@ -32,6 +32,7 @@ pub fn of(p: &Prepared) -> SurfaceClasses {
     let n = p.field.grid().sample_count();
     let s = &p.surface;
     if !s.is_empty() && s.classes.len() == n {
+        let (biome_ids, role_ids) = s.classes.byte_ids();
         return SurfaceClasses {
             biomes: s
                 .biomes
@@ -43,8 +44,8 @@ pub fn of(p: &Prepared) -> SurfaceClasses {
                     texture_scale: b.texture_scale,
                 })
                 .collect(),
-            biome_ids: s.classes.biomes().map(|b| b.min(255) as u8).collect(),
-            role_ids: s.classes.role_vec(),
+            biome_ids,
+            role_ids,
         };
     }
     let mut biomes = vec![BiomeEntry {

@@ -119,14 +119,27 @@ impl HeightCode {
     }
 
     /// The texel of `height` (clamped into the range) and the hole flag.
+    #[inline]
     pub fn texel(&self, height: f32, hole: bool) -> u16 {
-        let units = ((height - self.base) / self.step).round();
-        let units = if units.is_nan() {
-            0
-        } else {
-            units.clamp(0.0, Self::UNITS as f32) as u16
-        };
-        (units << 1) | u16::from(hole)
+        (self.units(height) << 1) | u16::from(hole)
+    }
+
+    /// `(height - base) / step` rounded half away from zero and clamped to `0..=UNITS` (NaN
+    /// gives 0), bit for bit what `f32::round` and a clamp give, without the library call
+    /// (`roundf` is not inlined on x86-64's baseline; the load encodes every sample).
+    #[inline]
+    fn units(&self, height: f32) -> u16 {
+        let x = (height - self.base) / self.step;
+        if x.is_nan() || x <= -0.5 {
+            // Rounds to zero or below.
+            return 0;
+        }
+        if x >= Self::UNITS as f32 {
+            return Self::UNITS as u16;
+        }
+        // 0 <= x < 2^15 (or just below zero, truncated to 0): `x - t` is exact.
+        let t = x as u32;
+        (t + u32::from(x - t as f32 >= 0.5)) as u16
     }
 
     /// The height a texel draws (what the shader decodes).
@@ -145,20 +158,24 @@ pub fn height_texels(
     stride: usize,
 ) {
     let [cx, cz] = field.grid().cells();
+    let w = field.grid().samples()[0];
     let holes = field.holes();
     let any_hole = holes.count() != 0;
+    let hole =
+        |x: usize, z: usize| any_hole && x < cx as usize && z < cz as usize && holes.is_hole(x, z);
     let n = texels.bytes();
     for z in z0..z1 {
-        for x in x0..x1 {
-            let hole = any_hole && x < cx as usize && z < cz as usize && holes.is_hole(x, z);
-            let k = ((z - z0) * stride + (x - x0)) * n;
-            let h = field.sample(x, z);
-            match texels {
-                HeightTexels::Short(code) => {
-                    out[k..k + 2].copy_from_slice(&code.texel(h, hole).to_le_bytes())
+        let row = &field.heights()[z * w + x0..z * w + x1];
+        let dst = &mut out[(z - z0) * stride * n..];
+        match texels {
+            HeightTexels::Short(code) => {
+                for (i, (&h, t)) in row.iter().zip(dst.chunks_exact_mut(2)).enumerate() {
+                    t.copy_from_slice(&code.texel(h, hole(x0 + i, z)).to_le_bytes());
                 }
-                HeightTexels::Full => {
-                    out[k..k + 4].copy_from_slice(&full_texel(h, hole).to_le_bytes())
+            }
+            HeightTexels::Full => {
+                for (i, (&h, t)) in row.iter().zip(dst.chunks_exact_mut(4)).enumerate() {
+                    t.copy_from_slice(&full_texel(h, hole(x0 + i, z)).to_le_bytes());
                 }
             }
         }
@@ -225,6 +242,64 @@ mod tests {
         assert_eq!(flat.texel(f32::NAN, false), 0);
         assert!(!flat.covers(3.0, 5.0));
         assert!(!flat.covers(5.0, 7.0));
+    }
+
+    #[test]
+    fn units_round_exactly_as_f32_round_then_clamp() {
+        let reference = |code: &HeightCode, h: f32| {
+            let units = ((h - code.base) / code.step).round();
+            if units.is_nan() {
+                0
+            } else {
+                units.clamp(0.0, HeightCode::UNITS as f32) as u16
+            }
+        };
+        let codes = [
+            HeightCode::for_range(-40.0, 400.0),
+            HeightCode {
+                base: 0.0,
+                step: 1.0,
+            },
+            HeightCode {
+                base: -3.0,
+                step: 0.25,
+            },
+        ];
+        for code in &codes {
+            // Every half unit and its neighbours a few ulps away (the ties and near-ties).
+            for k in -4..=2 * HeightCode::UNITS as i64 + 4 {
+                let mid = code.base + (k as f32 * 0.5) * code.step;
+                let mut h = mid;
+                for _ in 0..3 {
+                    h = h.next_down();
+                }
+                for _ in 0..7 {
+                    assert_eq!(
+                        code.units(h),
+                        reference(code, h),
+                        "height {h} (bits {:#x})",
+                        h.to_bits()
+                    );
+                    h = h.next_up();
+                }
+            }
+            // A sweep over every kind of f32: tiny, huge, negative, infinite, NaN.
+            for bits in (0..=u32::MAX).step_by(9973) {
+                let h = f32::from_bits(bits);
+                assert_eq!(code.units(h), reference(code, h), "height bits {bits:#x}");
+            }
+            for h in [
+                f32::INFINITY,
+                f32::NEG_INFINITY,
+                f32::NAN,
+                -0.0,
+                0.0,
+                f32::MAX,
+                f32::MIN,
+            ] {
+                assert_eq!(code.units(h), reference(code, h), "height {h}");
+            }
+        }
     }
 
     #[test]
