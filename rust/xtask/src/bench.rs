@@ -105,12 +105,12 @@ pub fn run(args: &[String]) -> Result<()> {
                     .map(str::to_string),
             );
             // godot_load_cooked_4km and godot_memory_4km (tests/bench/large_world.gd; the 4 km
-            // fixture is cooked fresh, about 2 s and 220 MB).
+            // fixture is cooked fresh, about 2 s and 86 MB).
             cook_fixture(&dir, "four_km")?;
             lines.extend(large_world_median(&godot, &dir)?);
             // godot_memory_1km (GPU and mesh paths, video memory included) and
             // godot_frame_cpu_4km: rendered (tests/bench/render_world.gd); the 4 km fixture
-            // is deleted after it (220 MB).
+            // is deleted after it (86 MB).
             match godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
                 .and_then(|_| godot.render_command(1280, 720))
             {
@@ -558,7 +558,7 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
                 .map(str::to_string),
         );
     }
-    // The 4 km fixture is 220 MB: cooked fresh by every run that needs it.
+    // The 4 km fixture is 86 MB: cooked fresh by every run that needs it.
     let _ = std::fs::remove_file(dir.join("fixtures/generated/four_km.terrain.bin"));
     if lines.is_empty() {
         bail!("--only={text}: the benchmarks printed no matching line");

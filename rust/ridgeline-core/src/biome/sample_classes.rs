@@ -11,6 +11,9 @@
 //! The form is an implementation detail: equality compares the pairs sample by sample, and a
 //! write that would need a 257th pair widens the store once to the plain arrays.
 
+/// A (biome id, role id) pair.
+pub type Pair = (u16, u8);
+
 /// Per-sample pairs at most this many distinct pairs are stored as one byte per sample.
 pub const MAX_PAIRS: usize = 256;
 
@@ -128,6 +131,38 @@ impl SampleClasses {
         pairs.shrink_to_fit();
         Self {
             store: Store::Paired { pairs, codes },
+        }
+    }
+
+    /// Classes from a pair table and one code per sample (sample `i` is `pairs[codes[i]]`), as
+    /// [`Self::packed`] gives them. `Err(i)`: sample `i` is the first whose code has no pair,
+    /// or `Err(usize::MAX)` when the table holds more than [`MAX_PAIRS`] pairs.
+    pub fn from_packed(pairs: Vec<(u16, u8)>, codes: Vec<u8>) -> Result<Self, usize> {
+        use rayon::prelude::*;
+        const BLOCK: usize = 1 << 16;
+        if pairs.len() > MAX_PAIRS {
+            return Err(usize::MAX);
+        }
+        let bad = codes
+            .par_chunks(BLOCK)
+            .enumerate()
+            .find_map_first(|(k, block)| {
+                let at = block.iter().position(|&c| c as usize >= pairs.len())?;
+                Some(k * BLOCK + at)
+            });
+        match bad {
+            Some(i) => Err(i),
+            None => Ok(Self {
+                store: Store::Paired { pairs, codes },
+            }),
+        }
+    }
+
+    /// The pair table and one code per sample, while stored packed (see the module docs).
+    pub fn packed(&self) -> Option<(&[Pair], &[u8])> {
+        match &self.store {
+            Store::Paired { pairs, codes } => Some((pairs, codes)),
+            Store::Split { .. } => None,
         }
     }
 

@@ -137,3 +137,27 @@ fn byte_ids_clamp_biomes_and_copy_roles_in_both_stores() {
         assert!(r == c.role_vec(), "role bytes differ");
     }
 }
+
+#[test]
+fn from_packed_takes_back_what_packed_gives_and_locates_a_code_without_a_pair() {
+    let n = 2 * (1 << 16) + 9;
+    let c = SampleClasses::from_indexed(n, |i| ((i % 4) as u16, (i % 7) as u8));
+    let (pairs, codes) = c.packed().expect("few pairs pack");
+    let back = SampleClasses::from_packed(pairs.to_vec(), codes.to_vec()).unwrap();
+    assert_eq!(back, c);
+    assert_eq!(back.packed(), c.packed());
+    let mut bad = codes.to_vec();
+    bad[(1 << 16) + 3] = pairs.len() as u8;
+    bad[(1 << 16) + 8] = 255;
+    assert_eq!(
+        SampleClasses::from_packed(pairs.to_vec(), bad).unwrap_err(),
+        (1 << 16) + 3
+    );
+    let too_many = (0..300).map(|b| (b as u16, 0u8)).collect();
+    assert_eq!(
+        SampleClasses::from_packed(too_many, vec![0; 4]).unwrap_err(),
+        usize::MAX
+    );
+    let wide = SampleClasses::from_pairs((0..300).map(|b| (b as u16, 0u8)));
+    assert!(wide.packed().is_none());
+}

@@ -12,6 +12,7 @@ pub mod payload;
 mod payload_arrays;
 mod payload_biome_rules;
 mod payload_meta;
+mod payload_packed;
 mod payload_paint;
 mod payload_scatter;
 mod payload_scatter_source;

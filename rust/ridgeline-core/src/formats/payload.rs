@@ -12,13 +12,16 @@
 //!   meta_len u32 + meta JSON (grid, biome table, water bodies, exclusions, scatter)
 //!   heights        f32 × samples
 //!   holes          ceil(cells / 8) bytes, bit per cell (row-major)
-//!   water_owner    u16 × samples (0 = dry, else body index + 1)
-//!   water_surface  f32 × samples
+//!   water_owner    u16 × samples (0 = dry, else body index + 1; version 7: only when
+//!                                 meta.water_samples)
+//!   water_surface  f32 × samples (version 7: only when meta.water_samples)
 //!   exclusion      f32 × samples   (only when meta.exclusions.mask is true)
 //!   regions        u16 × samples   (only when meta.regions is non-empty: 0 = unpainted, else
 //!                                   index + 1 into meta.regions, the painted biome names)
 //!   biome_ids      u16 × samples   (only when meta.surface.classified: index into meta.biomes)
 //!   role_ids       u8 × samples    (only when meta.surface.classified: surface role 0..=8)
+//!     — version 7, when meta.class_pairs is a table instead of null: class_codes u8 × samples
+//!       (index into meta.class_pairs) in place of both (`payload_packed`)
 //!   flow           f32 × samples   (only when meta.surface.flow: drainage accumulation)
 //!   erosion        f32 × samples   (only when meta.surface.erosion: signed erosion change)
 //!   flow_offset    f32 × samples   (only when meta.surface.flow and .flow_offset: drainage
@@ -61,8 +64,8 @@ use serde_json::{Value, json};
 
 /// Magic bytes.
 pub const MAGIC: &[u8; 8] = b"RDGLTBIN";
-/// Payload format version.
-pub const PAYLOAD_VERSION: u32 = 6;
+/// Payload format version (7: the compact sections of `payload_packed`).
+pub const PAYLOAD_VERSION: u32 = 7;
 /// From this version the checksum is XXH3-64 (before it, byte-serial FNV-1a 64: about a
 /// quarter of a second per 220 MB, a sixth of a 4 km map's load).
 pub const XXH3_SINCE_VERSION: u32 = 6;
@@ -77,6 +80,20 @@ pub const CODEC: crate::pipeline::devcache::Codec =
 
 /// Encodes a prepared terrain.
 pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
+    encode_as(p, PAYLOAD_VERSION)
+}
+
+/// Encodes a prepared terrain as a payload of `version` (6 or 7: version 6 has neither of
+/// `payload_packed`'s compact sections; tests write it to check it still loads).
+pub(crate) fn encode_as(p: &PreparedTerrain, version: u32) -> Vec<u8> {
+    use super::payload_packed as packed;
+    let compact = version >= packed::SINCE_VERSION;
+    let water_samples = !compact || packed::water_samples(p);
+    let codes = if compact && !p.surface.is_empty() {
+        packed::class_codes(&p.surface.classes)
+    } else {
+        None
+    };
     // Stored only with the flow it routes.
     let flow_offset = p.sources.flow.as_ref().and(p.sources.flow_offset.as_ref());
     let grid = p.field.grid();
@@ -131,6 +148,11 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     if let (Some(b), Some(m)) = (super::payload_scatter::base_sites(p), meta.as_object_mut()) {
         m.insert("scatter_base".into(), super::payload_scatter::base_meta(b));
     }
+    if let (true, Some(m)) = (compact, meta.as_object_mut()) {
+        m.insert("water_samples".into(), water_samples.into());
+        let pairs = codes.as_ref().map(|(pairs, _)| pairs.as_slice());
+        m.insert("class_pairs".into(), packed::pairs_meta(pairs));
+    }
     let meta = meta.to_string();
     let mut body = Vec::new();
     body.extend_from_slice(&(meta.len() as u32).to_le_bytes());
@@ -148,12 +170,14 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     }
     body.extend_from_slice(&bits);
     let n = grid.sample_count();
-    for i in 0..n {
-        body.extend_from_slice(&p.water.owner_at(i).to_le_bytes());
-    }
-    for i in 0..n {
-        let s = p.water.surface.get(i).copied().unwrap_or(0.0);
-        body.extend_from_slice(&s.to_le_bytes());
+    if water_samples {
+        for i in 0..n {
+            body.extend_from_slice(&p.water.owner_at(i).to_le_bytes());
+        }
+        for i in 0..n {
+            let s = p.water.surface.get(i).copied().unwrap_or(0.0);
+            body.extend_from_slice(&s.to_le_bytes());
+        }
     }
     for m in &p.exclusion {
         body.extend_from_slice(&m.to_le_bytes());
@@ -163,7 +187,9 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
             body.extend_from_slice(&r.to_le_bytes());
         }
     }
-    if !p.surface.is_empty() {
+    if let Some((_, codes)) = &codes {
+        body.extend_from_slice(codes);
+    } else if !p.surface.is_empty() {
         for b in p.surface.classes.biomes() {
             body.extend_from_slice(&b.to_le_bytes());
         }
@@ -189,12 +215,12 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
     }
     let mut out = Vec::with_capacity(body.len() + 64);
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     let generator = crate::GENERATOR_VERSION.as_bytes();
     out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
     out.extend_from_slice(generator);
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&checksum(PAYLOAD_VERSION, &body).to_le_bytes());
+    out.extend_from_slice(&checksum(version, &body).to_le_bytes());
     out.extend_from_slice(&body);
     out
 }
@@ -318,9 +344,17 @@ fn decode_body(version: u32, body: &[u8], source: &str) -> Result<PreparedTerrai
             super::payload_biome_rules::read(&meta, version, &m.biomes, &m.default_biome, source)?;
         let paint = super::payload_paint::read_meta(&meta, version, source)?;
         let sites = super::payload_scatter::read_base_meta(&meta, source)?;
-        Ok((m, a, rules, (paint, sites)))
+        let compact = super::payload_packed::read_meta(
+            &meta,
+            version,
+            m.classified,
+            m.biomes.len(),
+            m.bodies.len(),
+            source,
+        )?;
+        Ok((m, a, rules, (paint, sites, compact)))
     });
-    let (meta, announced, biome_rules, (paint, sites)) = announced?;
+    let (meta, announced, biome_rules, (paint, sites, compact)) = announced?;
     let grid = meta.grid;
     let [cells_x, _] = grid.cells();
     let n = grid.sample_count();
@@ -328,8 +362,14 @@ fn decode_body(version: u32, body: &[u8], source: &str) -> Result<PreparedTerrai
     let cell_count = grid.cell_count();
     let bits = b.take(cell_count.div_ceil(8), "the hole mask")?;
     let holes = HoleMask::from_le_bits(cells_x as usize, grid.cells()[1] as usize, bits);
-    let owner = arrays::u16s(b.take(n * 2, "the water owners")?);
-    let surface = arrays::f32s(b.take(n * 4, "the water surfaces")?);
+    let (owner, surface) = if compact.water_samples {
+        (
+            arrays::u16s(b.take(n * 2, "the water owners")?),
+            arrays::f32s(b.take(n * 4, "the water surfaces")?),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
     let exclusion: Vec<f32> = if meta.exclusion_mask {
         arrays::f32s(b.take(n * 4, "the exclusion mask")?)
     } else {
@@ -347,7 +387,11 @@ fn decode_body(version: u32, body: &[u8], source: &str) -> Result<PreparedTerrai
             "corrupt regions: a sample names a biome that does not exist",
         ));
     }
-    let (biome_bytes, role_ids): (&[u8], &[u8]) = if meta.classified {
+    let codes = match (&compact.class_pairs, meta.classified) {
+        (Some(_), true) => b.take(n, "the class codes")?,
+        _ => &[],
+    };
+    let (biome_bytes, role_ids): (&[u8], &[u8]) = if meta.classified && codes.is_empty() {
         (
             b.take(n * 2, "the biome ids")?,
             b.take(n, "the surface roles")?,
@@ -373,12 +417,24 @@ fn decode_body(version: u32, body: &[u8], source: &str) -> Result<PreparedTerrai
             ),
         ));
     }
-    let classes = crate::biome::SampleClasses::from_indexed(role_ids.len(), |i| {
-        (
-            u16::from_le_bytes([biome_bytes[2 * i], biome_bytes[2 * i + 1]]),
-            role_ids[i],
+    let classes = match compact.class_pairs {
+        Some(pairs) if !codes.is_empty() => crate::biome::SampleClasses::from_packed(
+            pairs,
+            codes.to_vec(),
         )
-    });
+        .map_err(|i| {
+            bad(
+                format!("{source}: class_codes[{i}]"),
+                "names no pair of meta.class_pairs; the payload is corrupt, cook the terrain again",
+            )
+        })?,
+        _ => crate::biome::SampleClasses::from_indexed(role_ids.len(), |i| {
+            (
+                u16::from_le_bytes([biome_bytes[2 * i], biome_bytes[2 * i + 1]]),
+                role_ids[i],
+            )
+        }),
+    };
     let mut floats = |on: bool, what: &str| -> Result<Option<std::sync::Arc<Vec<f32>>>> {
         if !on {
             return Ok(None);

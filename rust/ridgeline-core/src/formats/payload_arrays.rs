@@ -1,8 +1,9 @@
 //! The per-sample arrays of a cooked payload, converted and checked on rayon's threads.
 //!
-//! A 4 km map carries about 220 MB of little-endian samples; converting and validating them
-//! one after another was most of its load. Every function here gives exactly what the serial
-//! loop gives (the same values, the first offending index), only split across threads.
+//! A 4 km map carries 86–220 MB of little-endian samples (payload version 7 or 6);
+//! converting and validating them one after another was most of its load. Every function here
+//! gives exactly what the serial loop gives (the same values, the first offending index), only
+//! split across threads.
 
 use rayon::prelude::*;
 

@@ -161,7 +161,7 @@ pub(crate) fn read_base_meta(meta: &Value, source: &str) -> Result<Option<usize>
 
 #[cfg(test)]
 mod tests {
-    use super::super::payload::{decode, encode};
+    use super::super::payload::{decode, encode, encode_as};
     use crate::grid::Grid;
     use crate::heightfield::Heightfield;
     use crate::hydrology::water::WaterSet;
@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn version_3_payloads_still_load_and_corrupt_placements_are_located() {
-        let mut v3 = encode(&terrain(Scatter::default()));
+        let mut v3 = encode_as(&terrain(Scatter::default()), 6);
         v3[8..12].copy_from_slice(&3u32.to_le_bytes());
         // Version 3 carries the FNV-1a checksum.
         let head = 14 + u16::from_le_bytes([v3[12], v3[13]]) as usize;
@@ -244,7 +244,7 @@ mod tests {
             e.contains("scatter[2]") && e.contains("outside the terrain"),
             "{e}"
         );
-        let mut v3 = encode(&terrain(forest()));
+        let mut v3 = encode_as(&terrain(forest()), 6);
         v3[8..12].copy_from_slice(&3u32.to_le_bytes());
         let head = 14 + u16::from_le_bytes([v3[12], v3[13]]) as usize;
         let sum = crate::formats::payload::checksum(3, &v3[head + 16..]);

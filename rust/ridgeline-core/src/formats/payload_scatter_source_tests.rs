@@ -2,7 +2,7 @@
 //! painted density, protection) and the placements; older formats load without one; a
 //! corrupt or truncated section is a located error.
 
-use super::super::payload::{MAGIC, decode, encode};
+use super::super::payload::{MAGIC, decode, encode, encode_as};
 use crate::graph::eval::GraphCache;
 use crate::nodes::Quality;
 use crate::pipeline::{PreparedTerrain, finish, prepare, prepare_base};
@@ -131,7 +131,8 @@ fn error(bytes: &[u8]) -> String {
 #[test]
 fn older_formats_load_without_a_source() {
     let p = cooked();
-    let (mut meta, rest) = split(&encode(&p));
+    // Older versions are forged from version 6's layout.
+    let (mut meta, rest) = split(&encode_as(&p, 6));
     let n = p.field.grid().sample_count();
     // A format-4 payload: placements, but no palette, foliage or their arrays.
     let obj = meta.as_object_mut().unwrap();
@@ -150,7 +151,7 @@ fn older_formats_load_without_a_source() {
 #[test]
 fn a_corrupt_or_truncated_scatter_source_is_a_located_error() {
     let p = cooked();
-    let (meta, rest) = split(&encode(&p));
+    let (meta, rest) = split(&encode_as(&p, 6));
     let n = p.field.grid().sample_count();
     assert!(
         decode(&forge(5, &meta, &rest), "t").is_ok(),
@@ -274,7 +275,7 @@ fn cook_then_load_keeps_the_painted_layers() {
 #[test]
 fn a_corrupt_paint_section_is_a_located_error() {
     let p = cooked_painted();
-    let (meta, rest) = split(&encode(&p));
+    let (meta, rest) = split(&encode_as(&p, 6));
     let n = p.field.grid().sample_count();
     assert!(decode(&forge(5, &meta, &rest), "t").is_ok());
     // The last section is the classified roles, after the weights (10 bytes per sample).
@@ -325,7 +326,7 @@ fn cook_then_load_keeps_the_base_sites_and_refuses_corrupt_ones() {
         "sites hold more"
     );
     let bytes = encode(&p);
-    let (meta, rest) = split(&bytes);
+    let (meta, rest) = split(&encode_as(&p, 6));
     assert_eq!(
         meta["scatter_base"],
         json!({"count": sites.placements.len()})

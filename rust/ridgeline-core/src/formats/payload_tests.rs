@@ -71,17 +71,162 @@ fn biome_ids_roles_and_sources_round_trip() {
         e.contains("format version 2 is not supported") && e.contains("cook the terrain again"),
         "{e}"
     );
-    // Corrupt ids are located.
+    // Corrupt ids are located: version 7's class codes and pair table...
     let (mut meta, mut samples) = split(&encode(&p));
     let nb = samples.len();
     let n = p.field.grid().sample_count();
-    // role ids sit before the flow array (n f32).
+    // The class codes sit before the flow array (n f32); 9 pairs.
     samples[nb - n * 4 - 1] = 9;
     let e = error(&forge(&meta, &samples));
-    assert!(e.contains("role_ids[") && e.contains("nine roles"), "{e}");
+    assert!(
+        e.contains(&format!("class_codes[{}]", n - 1)) && e.contains("names no pair"),
+        "{e}"
+    );
     meta["biomes"] = serde_json::json!([]);
     let e = error(&forge(&meta, &split(&encode(&p)).1));
+    assert!(
+        e.contains("meta.class_pairs[0]: biome id 0 does not exist"),
+        "{e}"
+    );
+    // ...and version 6's plain biome and role arrays.
+    let (mut meta, mut samples) = split(&encode_as(&p, 6));
+    let nb = samples.len();
+    samples[nb - n * 4 - 1] = 9;
+    let e = error(&forge_as(6, &meta, &samples));
+    assert!(e.contains("role_ids[") && e.contains("nine roles"), "{e}");
+    meta["biomes"] = serde_json::json!([]);
+    let e = error(&forge_as(6, &meta, &split(&encode_as(&p, 6)).1));
     assert!(e.contains("biome_ids[0]"), "{e}");
+}
+
+#[test]
+fn version_7_drops_dry_water_arrays_and_stores_class_codes_and_version_6_still_loads() {
+    let p = sample();
+    let n = p.field.grid().sample_count();
+    let mut dry = p.clone();
+    dry.water = WaterSet::empty(*p.field.grid());
+    // Version 6 spends 2 + 4 bytes per sample on water and 3 on classes; version 7 on a dry,
+    // classified map 1.
+    let (v6, v7) = (encode_as(&dry, 6), encode(&dry));
+    let (meta6, body6) = split(&v6);
+    let (meta7, body7) = split(&v7);
+    assert_eq!(
+        body6.len() - body7.len(),
+        n * 8,
+        "6 water bytes and 2 class bytes"
+    );
+    assert!(meta6.get("water_samples").is_none() && meta6.get("class_pairs").is_none());
+    assert_eq!(meta7["water_samples"], json!(false));
+    assert_eq!(meta7["class_pairs"].as_array().map(|a| a.len()), Some(9));
+    for bytes in [&v6, &v7] {
+        let q = decode(bytes, "t").unwrap();
+        assert_eq!(q.surface, dry.surface);
+        assert!(q.water.owner.is_empty() && q.water.surface.is_empty());
+        assert_eq!(q.field.heights(), dry.field.heights());
+        assert_eq!(q.sources.flow, dry.sources.flow);
+        assert_eq!(
+            encode(&q),
+            v7,
+            "a version 6 payload re-encodes as the version 7 one"
+        );
+    }
+    // With water the arrays stay; the version-6 payload loads the same terrain.
+    let q = decode(&encode_as(&p, 6), "t").unwrap();
+    assert_eq!(q.water.owner, p.water.owner);
+    assert_eq!(q.surface, p.surface);
+    assert_eq!(encode(&q), encode(&p));
+    // Over 256 pairs: no table, the plain arrays.
+    let mut wide = dry.clone();
+    wide.surface.biomes = (0..40)
+        .map(|i| crate::biome::BiomeSpec::named(format!("b{i}")))
+        .collect();
+    wide.surface.classes =
+        crate::biome::SampleClasses::from_pairs((0..n).map(|i| ((i % 40) as u16, (i % 9) as u8)));
+    assert!(!wide.surface.classes.is_packed());
+    let bytes = encode(&wide);
+    assert_eq!(split(&bytes).0["class_pairs"], Value::Null);
+    assert_eq!(decode(&bytes, "t").unwrap().surface, wide.surface);
+    // Pairs no sample uses any more are not written.
+    let mut edited = dry.clone();
+    for i in 0..n {
+        edited.surface.classes.set(i, 0, 0);
+    }
+    edited.surface.classes.set(5, 2, 3);
+    let bytes = encode(&edited);
+    assert_eq!(split(&bytes).0["class_pairs"], json!([[0, 0], [2, 3]]));
+    assert_eq!(decode(&bytes, "t").unwrap().surface, edited.surface);
+}
+
+#[test]
+fn corrupt_compact_sections_are_located_errors() {
+    let p = sample();
+    let mut dry = p.clone();
+    dry.water = WaterSet::empty(*p.field.grid());
+    let (meta, samples) = split(&encode(&dry));
+    let with = |base: &Value, edit: &dyn Fn(&mut Value)| {
+        let mut m = base.clone();
+        edit(&mut m);
+        error(&forge(&m, &samples))
+    };
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
+        (
+            Box::new(|m| {
+                m.as_object_mut().unwrap().remove("water_samples");
+            }),
+            "meta.water_samples: is missing",
+        ),
+        (
+            Box::new(|m| m["water_samples"] = json!(1)),
+            "meta.water_samples: must be true or false",
+        ),
+        (
+            Box::new(|m| {
+                m.as_object_mut().unwrap().remove("class_pairs");
+            }),
+            "meta.class_pairs: is missing",
+        ),
+        (
+            Box::new(|m| m["class_pairs"] = json!("all")),
+            "meta.class_pairs: must be a list of [biome, role] pairs or null",
+        ),
+        (
+            Box::new(|m| m["class_pairs"][3] = json!([1])),
+            "meta.class_pairs[3]: must be [biome id, role id]",
+        ),
+        (
+            Box::new(|m| m["class_pairs"][4] = json!([0, 9])),
+            "meta.class_pairs[4]: the role id is not one of the nine roles",
+        ),
+        (
+            Box::new(|m| m["class_pairs"][5] = m["class_pairs"][0].clone()),
+            "meta.class_pairs[5]: the pair [0,0] is listed twice",
+        ),
+        (
+            Box::new(|m| m["surface"]["classified"] = json!(false)),
+            "meta.class_pairs: lists pairs but the surface is not classified",
+        ),
+    ];
+    for (edit, needle) in cases {
+        let e = with(&meta, &*edit);
+        assert!(e.contains(needle), "expected `{needle}` in `{e}`");
+        assert!(
+            e.contains("t.terrain.bin") && e.contains("cook the terrain again"),
+            "{e}"
+        );
+    }
+    let too_many: Vec<Value> = (0..257).map(|i| json!([i % 3, 0])).collect();
+    let e = with(&meta, &|m| m["class_pairs"] = json!(too_many));
+    assert!(e.contains("at most 256 pairs, got 257"), "{e}");
+    // Water bodies listed while the arrays are announced absent.
+    let (wet, wet_samples) = split(&encode(&p));
+    let mut m = wet.clone();
+    m["water_samples"] = json!(false);
+    let e = error(&forge(&m, &wet_samples));
+    assert!(
+        e.contains("meta.water_samples: is false but 1 water bodies are listed"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -150,16 +295,25 @@ fn split(bytes: &[u8]) -> (Value, Vec<u8>) {
 
 /// A payload with a valid checksum around `meta` (raw text) and `samples`.
 fn forge_raw(meta: &str, samples: &[u8]) -> Vec<u8> {
+    forge_raw_as(PAYLOAD_VERSION, meta, samples)
+}
+
+fn forge_as(version: u32, meta: &Value, samples: &[u8]) -> Vec<u8> {
+    forge_raw_as(version, &meta.to_string(), samples)
+}
+
+/// [`forge_raw`] for a payload of `version`.
+fn forge_raw_as(version: u32, meta: &str, samples: &[u8]) -> Vec<u8> {
     let mut body = (meta.len() as u32).to_le_bytes().to_vec();
     body.extend_from_slice(meta.as_bytes());
     body.extend_from_slice(samples);
     let mut out = MAGIC.to_vec();
-    out.extend_from_slice(&PAYLOAD_VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     let generator = crate::GENERATOR_VERSION.as_bytes();
     out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
     out.extend_from_slice(generator);
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&checksum(PAYLOAD_VERSION, &body).to_le_bytes());
+    out.extend_from_slice(&checksum(version, &body).to_le_bytes());
     out.extend_from_slice(&body);
     out
 }
