@@ -163,49 +163,61 @@ pub fn encode_rect(
         (-1, 1, 1),
         (1, 1, 1),
     ];
-    let interior = |x: usize, z: usize| x > 0 && z > 0 && x + 1 < width && z + 1 < depth;
-    let row = |(k, out): (usize, &mut [u8])| {
-        let z = z0 + k;
-        for x in x0..x1 {
-            let base = id(x, z);
-            let i = x * 4;
-            out[i] = base;
-            out[i + 3] = biomes[z * width + x];
-            // Most samples lie inside one layer: no overlay.
-            if interior(x, z)
-                && (z - 1..=z + 1).all(|nz| (x - 1..=x + 1).all(|nx| id(nx, nz) == base))
-            {
-                out[i + 1] = base;
-                out[i + 2] = 0;
+    // The overlay of the sample at (x, z) whose own layer is `base`: the weighted majority of
+    // the other layers around it, and its weight in 0..=255.
+    let overlay = |x: usize, z: usize, base: u8| {
+        // (id, weight) of the other ids around, at most 8 distinct.
+        let mut others: [(u8, u32); 8] = [(0, 0); 8];
+        let mut count = 0;
+        for (dx, dz, w) in NEIGHBOURS {
+            let (nx, nz) = (x as isize + dx, z as isize + dz);
+            if nx < 0 || nz < 0 || nx >= width as isize || nz >= depth as isize {
                 continue;
             }
-            // (id, weight) of the other ids around, at most 8 distinct.
-            let mut others: [(u8, u32); 8] = [(0, 0); 8];
-            let mut count = 0;
-            for (dx, dz, w) in NEIGHBOURS {
-                let (nx, nz) = (x as isize + dx, z as isize + dz);
-                if nx < 0 || nz < 0 || nx >= width as isize || nz >= depth as isize {
-                    continue;
-                }
-                let other = id(nx as usize, nz as usize);
-                if other == base {
-                    continue;
-                }
-                match others[..count].iter_mut().find(|(o, _)| *o == other) {
-                    Some(entry) => entry.1 += w,
-                    None => {
-                        others[count] = (other, w);
-                        count += 1;
-                    }
+            let other = id(nx as usize, nz as usize);
+            if other == base {
+                continue;
+            }
+            match others[..count].iter_mut().find(|(o, _)| *o == other) {
+                Some(entry) => entry.1 += w,
+                None => {
+                    others[count] = (other, w);
+                    count += 1;
                 }
             }
-            let (overlay, weight) = others[..count]
-                .iter()
-                .copied()
-                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
-                .unwrap_or((base, 0));
-            out[i + 1] = overlay;
-            out[i + 2] = (weight * 255 / 24) as u8;
+        }
+        let (overlay, weight) = others[..count]
+            .iter()
+            .copied()
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)))
+            .unwrap_or((base, 0));
+        (overlay, (weight * 255 / 24) as u8)
+    };
+    let line = |z: usize| &ids[(z - gz0) * gw..(z - gz0 + 1) * gw];
+    let row = |(k, out): (usize, &mut [u8])| {
+        let z = z0 + k;
+        let here = line(z);
+        // An interior row's three id rows, for the test below by slices.
+        let around = (z > 0 && z + 1 < depth).then(|| (line(z - 1), here, line(z + 1)));
+        let own = &biomes[z * width..(z + 1) * width];
+        for (x, t) in (x0..x1).zip(out[x0 * 4..x1 * 4].chunks_exact_mut(4)) {
+            let j = x - gx0;
+            let base = here[j];
+            t[0] = base;
+            t[3] = own[x];
+            // Most samples lie inside one layer: no overlay.
+            if let Some((a, b, c)) = around
+                && x > 0
+                && x + 1 < width
+            {
+                let same = |r: &[u8]| r[j - 1..j + 2].iter().all(|&v| v == base);
+                if same(a) && same(b) && same(c) {
+                    t[1] = base;
+                    t[2] = 0;
+                    continue;
+                }
+            }
+            (t[1], t[2]) = overlay(x, z, base);
         }
     };
     let rows = &mut texels[z0 * width * 4..z1 * width * 4];
