@@ -163,12 +163,6 @@ fn corrupt_compact_sections_are_located_errors() {
     let mut dry = p.clone();
     dry.water = WaterSet::empty(*p.field.grid());
     let (meta, samples) = split(&encode(&dry));
-    let with = |base: &Value, edit: &dyn Fn(&mut Value)| {
-        let mut m = base.clone();
-        edit(&mut m);
-        error(&forge(&m, &samples))
-    };
-    type Edit = Box<dyn Fn(&mut Value)>;
     let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|m| {
@@ -208,7 +202,7 @@ fn corrupt_compact_sections_are_located_errors() {
         ),
     ];
     for (edit, needle) in cases {
-        let e = with(&meta, &*edit);
+        let e = edited(&meta, &samples, &*edit);
         assert!(e.contains(needle), "expected `{needle}` in `{e}`");
         assert!(
             e.contains("t.terrain.bin") && e.contains("cook the terrain again"),
@@ -216,7 +210,7 @@ fn corrupt_compact_sections_are_located_errors() {
         );
     }
     let too_many: Vec<Value> = (0..257).map(|i| json!([i % 3, 0])).collect();
-    let e = with(&meta, &|m| m["class_pairs"] = json!(too_many));
+    let e = edited(&meta, &samples, &|m| m["class_pairs"] = json!(too_many));
     assert!(e.contains("at most 256 pairs, got 257"), "{e}");
     // Water bodies listed while the arrays are announced absent.
     let (wet, wet_samples) = split(&encode(&p));
@@ -326,6 +320,16 @@ fn error(bytes: &[u8]) -> String {
     decode(bytes, "t.terrain.bin").unwrap_err().to_string()
 }
 
+/// An edit of a payload's metadata and the error decoding it gives.
+type Edit = Box<dyn Fn(&mut Value)>;
+
+/// The error of the payload of `meta` changed by `edit` around `samples`.
+fn edited(meta: &Value, samples: &[u8], edit: &dyn Fn(&mut Value)) -> String {
+    let mut m = meta.clone();
+    edit(&mut m);
+    error(&forge(&m, samples))
+}
+
 /// Offsets into the per-sample bytes of `sample()` (41 × 31 samples, 40 × 30 cells).
 const N: usize = 41 * 31;
 const HEIGHTS: usize = 0;
@@ -387,12 +391,6 @@ fn absurd_or_non_finite_values_with_a_valid_checksum_are_refused() {
 #[test]
 fn missing_or_mistyped_metadata_is_a_located_error_not_a_default() {
     let (meta, samples) = split(&encode(&sample()));
-    let with = |edit: &dyn Fn(&mut Value)| {
-        let mut m = meta.clone();
-        edit(&mut m);
-        error(&forge(&m, &samples))
-    };
-    type Edit = Box<dyn Fn(&mut Value)>;
     let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|m| {
@@ -481,7 +479,7 @@ fn missing_or_mistyped_metadata_is_a_located_error_not_a_default() {
         (Box::new(|m| *m = json!([])), "meta: must be an object"),
     ];
     for (edit, needle) in cases {
-        let e = with(&*edit);
+        let e = edited(&meta, &samples, &*edit);
         assert!(e.contains(needle), "expected `{needle}` in `{e}`");
         assert!(e.contains("t.terrain.bin"), "{e}");
     }
