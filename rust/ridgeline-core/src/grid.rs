@@ -323,6 +323,14 @@ impl HoleMask {
             count,
         }
     }
+    /// The mask as [`Self::from_le_bits`] reads it: one bit per cell, row-major, least
+    /// significant bit first, `ceil(cells / 8)` bytes.
+    pub fn to_le_bits(&self) -> Vec<u8> {
+        let mut bytes: Vec<u8> = self.bits.iter().flat_map(|w| w.to_le_bytes()).collect();
+        bytes.truncate((self.cells_x * self.cells_z).div_ceil(8));
+        bytes
+    }
+
     /// Cells along X and Z.
     pub fn cells(&self) -> [usize; 2] {
         [self.cells_x, self.cells_z]
@@ -401,6 +409,10 @@ mod tests {
             }
         }
         assert_eq!(HoleMask::from_le_bits(cx, cz, &bytes), expected);
+        // Written back: the same bytes without the stray bit.
+        let mut clean = bytes.clone();
+        *clean.last_mut().unwrap() &= 0x7f;
+        assert_eq!(expected.to_le_bits(), clean);
         assert!(expected.count() > 0);
         let mut short = HoleMask::new(cx, cz);
         for i in 0..40 {

@@ -86,6 +86,7 @@ pub fn encode(p: &PreparedTerrain) -> Vec<u8> {
 /// Encodes a prepared terrain as a payload of `version` (6 or 7: version 6 has neither of
 /// `payload_packed`'s compact sections; tests write it to check it still loads).
 pub(crate) fn encode_as(p: &PreparedTerrain, version: u32) -> Vec<u8> {
+    use super::payload_arrays as arrays;
     use super::payload_packed as packed;
     let compact = version >= packed::SINCE_VERSION;
     let water_samples = !compact || packed::water_samples(p);
@@ -154,39 +155,43 @@ pub(crate) fn encode_as(p: &PreparedTerrain, version: u32) -> Vec<u8> {
         m.insert("class_pairs".into(), packed::pairs_meta(pairs));
     }
     let meta = meta.to_string();
-    let mut body = Vec::new();
+    // The header, with the body's length and checksum patched in at the end (the body is
+    // written in place, not copied behind a header).
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&version.to_le_bytes());
+    let generator = crate::GENERATOR_VERSION.as_bytes();
+    out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
+    out.extend_from_slice(generator);
+    let len_at = out.len();
+    out.extend_from_slice(&[0; 16]);
+    let body_at = out.len();
+    let body = &mut out;
     body.extend_from_slice(&(meta.len() as u32).to_le_bytes());
     body.extend_from_slice(meta.as_bytes());
-    for h in p.field.heights() {
-        body.extend_from_slice(&h.to_le_bytes());
-    }
-    let [cx, cz] = grid.cells();
-    let cells = (cx * cz) as usize;
-    let mut bits = vec![0u8; cells.div_ceil(8)];
-    for i in 0..cells {
-        if p.field.holes().is_hole(i % cx as usize, i / cx as usize) {
-            bits[i / 8] |= 1 << (i % 8);
-        }
-    }
-    body.extend_from_slice(&bits);
+    arrays::put_f32s(body, p.field.heights());
+    body.extend_from_slice(&p.field.holes().to_le_bits());
     let n = grid.sample_count();
     if water_samples {
-        for i in 0..n {
-            body.extend_from_slice(&p.water.owner_at(i).to_le_bytes());
+        // The arrays are empty (a dry set) or one value per sample.
+        if p.water.owner.len() == n {
+            arrays::put_u16s(body, &p.water.owner);
+        } else {
+            for i in 0..n {
+                body.extend_from_slice(&p.water.owner_at(i).to_le_bytes());
+            }
         }
-        for i in 0..n {
-            let s = p.water.surface.get(i).copied().unwrap_or(0.0);
-            body.extend_from_slice(&s.to_le_bytes());
+        if p.water.surface.len() == n {
+            arrays::put_f32s(body, &p.water.surface);
+        } else {
+            for i in 0..n {
+                let s = p.water.surface.get(i).copied().unwrap_or(0.0);
+                body.extend_from_slice(&s.to_le_bytes());
+            }
         }
     }
-    for m in &p.exclusion {
-        body.extend_from_slice(&m.to_le_bytes());
-    }
-    if !p.regions.is_empty() {
-        for r in &p.regions {
-            body.extend_from_slice(&r.to_le_bytes());
-        }
-    }
+    arrays::put_f32s(body, &p.exclusion);
+    arrays::put_u16s(body, &p.regions);
     if let Some((_, codes)) = &codes {
         body.extend_from_slice(codes);
     } else if !p.surface.is_empty() {
@@ -203,25 +208,18 @@ pub(crate) fn encode_as(p: &PreparedTerrain, version: u32) -> Vec<u8> {
     .into_iter()
     .flatten()
     {
-        for v in f.iter() {
-            body.extend_from_slice(&v.to_le_bytes());
-        }
+        arrays::put_f32s(body, f);
     }
-    super::payload_scatter::write(&p.scatter, &mut body);
-    super::payload_scatter_source::write(&p.scatter_source, &mut body);
-    super::payload_paint::write(&p.scatter_source, &p.water.painted, &mut body);
+    super::payload_scatter::write(&p.scatter, body);
+    super::payload_scatter_source::write(&p.scatter_source, body);
+    super::payload_paint::write(&p.scatter_source, &p.water.painted, body);
     if let Some(b) = super::payload_scatter::base_sites(p) {
-        super::payload_scatter::write(b, &mut body);
+        super::payload_scatter::write(b, body);
     }
-    let mut out = Vec::with_capacity(body.len() + 64);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&version.to_le_bytes());
-    let generator = crate::GENERATOR_VERSION.as_bytes();
-    out.extend_from_slice(&(generator.len() as u16).to_le_bytes());
-    out.extend_from_slice(generator);
-    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&checksum(version, &body).to_le_bytes());
-    out.extend_from_slice(&body);
+    let body_len = (out.len() - body_at) as u64;
+    let sum = checksum(version, &out[body_at..]);
+    out[len_at..len_at + 8].copy_from_slice(&body_len.to_le_bytes());
+    out[len_at + 8..len_at + 16].copy_from_slice(&sum.to_le_bytes());
     out
 }
 

@@ -64,6 +64,34 @@ pub(super) fn all<T: Sync>(values: &[T], is: impl Fn(&T) -> bool + Sync) -> bool
     first(values, |v| !is(v)).is_none()
 }
 
+/// Appends `values` as little-endian `f32`s (filled in blocks on rayon's threads).
+pub(super) fn put_f32s(out: &mut Vec<u8>, values: &[f32]) {
+    let start = out.len();
+    out.resize(start + values.len() * 4, 0);
+    out[start..]
+        .par_chunks_mut(BLOCK * 4)
+        .zip(values.par_chunks(BLOCK))
+        .for_each(|(o, v)| {
+            for (c, x) in o.chunks_exact_mut(4).zip(v) {
+                c.copy_from_slice(&x.to_le_bytes());
+            }
+        });
+}
+
+/// Appends `values` as little-endian `u16`s (filled in blocks on rayon's threads).
+pub(super) fn put_u16s(out: &mut Vec<u8>, values: &[u16]) {
+    let start = out.len();
+    out.resize(start + values.len() * 2, 0);
+    out[start..]
+        .par_chunks_mut(BLOCK * 2)
+        .zip(values.par_chunks(BLOCK))
+        .for_each(|(o, v)| {
+            for (c, x) in o.chunks_exact_mut(2).zip(v) {
+                c.copy_from_slice(&x.to_le_bytes());
+            }
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +121,12 @@ mod tests {
         assert!(!all(&words, |&w| w < 65_000));
         assert!(all(&words, |&w| w <= 65_001));
         assert!(!all(&values, |v| *v > 0.0));
+        // Writing back gives the bytes read, after what the buffer held.
+        let mut out = vec![7u8];
+        put_f32s(&mut out, &values);
+        assert!(out[0] == 7 && out[1..] == bytes[..]);
+        let mut out = Vec::new();
+        put_u16s(&mut out, &words);
+        assert!(out == wbytes);
     }
 }
