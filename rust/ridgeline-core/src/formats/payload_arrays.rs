@@ -66,28 +66,28 @@ pub(super) fn all<T: Sync>(values: &[T], is: impl Fn(&T) -> bool + Sync) -> bool
 
 /// Appends `values` as little-endian `f32`s (filled in blocks on rayon's threads).
 pub(super) fn put_f32s(out: &mut Vec<u8>, values: &[f32]) {
-    let start = out.len();
-    out.resize(start + values.len() * 4, 0);
-    out[start..]
-        .par_chunks_mut(BLOCK * 4)
-        .zip(values.par_chunks(BLOCK))
-        .for_each(|(o, v)| {
-            for (c, x) in o.chunks_exact_mut(4).zip(v) {
-                c.copy_from_slice(&x.to_le_bytes());
-            }
-        });
+    put(out, values, |x| x.to_le_bytes());
 }
 
 /// Appends `values` as little-endian `u16`s (filled in blocks on rayon's threads).
 pub(super) fn put_u16s(out: &mut Vec<u8>, values: &[u16]) {
+    put(out, values, |x| x.to_le_bytes());
+}
+
+/// Appends `values`, each as the `N` bytes `le` gives, in blocks on rayon's threads.
+fn put<T: Sync, const N: usize>(
+    out: &mut Vec<u8>,
+    values: &[T],
+    le: impl Fn(&T) -> [u8; N] + Sync,
+) {
     let start = out.len();
-    out.resize(start + values.len() * 2, 0);
+    out.resize(start + values.len() * N, 0);
     out[start..]
-        .par_chunks_mut(BLOCK * 2)
+        .par_chunks_mut(BLOCK * N)
         .zip(values.par_chunks(BLOCK))
         .for_each(|(o, v)| {
-            for (c, x) in o.chunks_exact_mut(2).zip(v) {
-                c.copy_from_slice(&x.to_le_bytes());
+            for (c, x) in o.chunks_exact_mut(N).zip(v) {
+                c.copy_from_slice(&le(x));
             }
         });
 }
