@@ -501,7 +501,8 @@ fn decode_body(version: u32, body: &[u8], source: &str) -> Result<PreparedTerrai
         ));
     }
     // A terrain without water keeps no per-sample water arrays.
-    let (owner, surface) = if bodies.is_empty() && arrays::all(&owner, |&o| o == 0) {
+    // Without bodies the check above already found every owner 0.
+    let (owner, surface) = if bodies.is_empty() {
         (Vec::new(), Vec::new())
     } else {
         (owner, surface)

@@ -59,11 +59,6 @@ pub(super) fn first_u16(bytes: &[u8], bad: impl Fn(u16) -> bool + Sync) -> Optio
         })
 }
 
-/// True when `is` holds for every value.
-pub(super) fn all<T: Sync>(values: &[T], is: impl Fn(&T) -> bool + Sync) -> bool {
-    first(values, |v| !is(v)).is_none()
-}
-
 /// Appends `values` as little-endian `f32`s (filled in blocks on rayon's threads).
 pub(super) fn put_f32s(out: &mut Vec<u8>, values: &[f32]) {
     put(out, values, |x| x.to_le_bytes());
@@ -118,9 +113,9 @@ mod tests {
         assert_eq!(first_u16(&wbytes, bad), Some((2 * BLOCK + 5, 65_000)));
         assert_eq!(first(&words, |&w| bad(w)), Some(2 * BLOCK + 5));
         assert_eq!(first(&words, |&w| w == 65_535), None);
-        assert!(!all(&words, |&w| w < 65_000));
-        assert!(all(&words, |&w| w <= 65_001));
-        assert!(!all(&values, |v| *v > 0.0));
+        assert!(first(&words, |&w| w >= 65_000).is_some());
+        assert!(first(&words, |&w| w > 65_001).is_none());
+        assert!(first(&values, |v| *v <= 0.0).is_some());
         // Writing back gives the bytes read, after what the buffer held.
         let mut out = vec![7u8];
         put_f32s(&mut out, &values);
