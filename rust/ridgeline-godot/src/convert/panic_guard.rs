@@ -11,6 +11,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 ///
 /// Callers must not keep using state that `f` may have left half-updated: they drop it or
 /// rebuild it (see `Terrain3D`'s edit session).
+#[inline]
 pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let message = payload
@@ -24,6 +25,7 @@ pub fn catch<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 /// Runs `f`, reporting a panic with `push_error` (prefixed with `context`) and answering
 /// `failure` instead.
+#[inline]
 pub fn or_report<T>(context: &str, failure: T, f: impl FnOnce() -> T) -> T {
     match catch(f) {
         Ok(v) => v,

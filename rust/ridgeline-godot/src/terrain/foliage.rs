@@ -265,7 +265,7 @@ impl Terrain3D {
                 );
                 return f32::NAN;
             }
-            let local = xf.to_local * world_position;
+            let local = xf.local_point(world_position);
             if p.field.grid().nearest_sample(local.x, local.z).is_none() {
                 return f32::NAN;
             }

@@ -97,7 +97,7 @@ impl Terrain3D {
         else {
             return StringName::default();
         };
-        let local = xf.to_local * world_position;
+        let local = xf.local_point(world_position);
         let grid = *p.field.grid();
         if !grid.contains(local.x, local.z) {
             return StringName::default();

@@ -42,9 +42,9 @@ impl Terrain3D {
     pub fn get_height(&self, world_position: Vector3) -> f32 {
         self.surface(f32::NAN, |p, xf| {
             or_report("Terrain3D.get_height", f32::NAN, || {
-                let local = xf.to_local * world_position;
+                let local = xf.local_point(world_position);
                 match p.field.height_at(local.x, local.z) {
-                    Some(h) => (xf.to_world * Vector3::new(local.x, h, local.z)).y,
+                    Some(h) => xf.world_y(Vector3::new(local.x, h, local.z)),
                     None => f32::NAN,
                 }
             })
@@ -70,7 +70,7 @@ impl Terrain3D {
                     .as_slice()
                     .iter()
                     .map(|w| {
-                        let l = xf.to_local * *w;
+                        let l = xf.local_point(*w);
                         [l.x, l.z]
                     })
                     .collect();
@@ -78,7 +78,7 @@ impl Terrain3D {
                 p.field.heights_at(&points, &mut out);
                 for (h, pt) in out.iter_mut().zip(&points) {
                     if h.is_finite() {
-                        *h = (xf.to_world * Vector3::new(pt[0], *h, pt[1])).y;
+                        *h = xf.world_y(Vector3::new(pt[0], *h, pt[1]));
                     }
                 }
                 PackedFloat32Array::from(out.as_slice())
@@ -92,7 +92,7 @@ impl Terrain3D {
     pub fn get_normal(&self, world_position: Vector3) -> Vector3 {
         self.surface(Vector3::ZERO, |p, xf| {
             or_report("Terrain3D.get_normal", Vector3::ZERO, || {
-                let local = xf.to_local * world_position;
+                let local = xf.local_point(world_position);
                 let Some(n) = p.field.normal_at(local.x, local.z) else {
                     return Vector3::ZERO;
                 };
@@ -266,7 +266,7 @@ fn cast(
     }
     or_report("Terrain3D.raycast", None, || {
         let dir = unit(direction / largest)?;
-        let lo = xf.to_local * from;
+        let lo = xf.local_point(from);
         let ld = xf.to_local.basis * dir;
         let scale = length(ld);
         if scale == 0.0 || !scale.is_finite() {

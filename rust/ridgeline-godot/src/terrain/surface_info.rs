@@ -68,7 +68,7 @@ impl TerrainHandle {
     /// The water column at a world position, if this terrain has water there.
     pub fn water_column(&self, world: Vector3) -> Option<WaterColumn> {
         surface_of(&self.view, &self.node, None, |p, xf| {
-            let local = xf.to_local * world;
+            let local = xf.local_point(world);
             let sample = or_report("TerrainWater.sample", None, || {
                 p.water.point(&p.field, local.x, local.z)
             })?;
@@ -101,7 +101,7 @@ impl Terrain3D {
     #[func]
     pub fn get_biome(&self, world_position: Vector3) -> StringName {
         self.surface(StringName::default(), |p, xf| {
-            let local = xf.to_local * world_position;
+            let local = xf.local_point(world_position);
             or_report("Terrain3D.get_biome", StringName::default(), || {
                 if p.field.height_at(local.x, local.z).is_none() {
                     return StringName::default();
@@ -142,7 +142,7 @@ impl Terrain3D {
     #[func]
     pub fn get_exclusion(&self, world_position: Vector3) -> f32 {
         self.surface(0.0, |p, xf| {
-            let local = xf.to_local * world_position;
+            let local = xf.local_point(world_position);
             let Some((x, z)) = nearest_sample(p, local) else {
                 return 0.0;
             };

@@ -96,7 +96,7 @@ impl Terrain3D {
             return f32::NAN;
         };
         self.surface(0.0, |p, xf| {
-            let l = xf.to_local * world_position;
+            let l = xf.local_point(world_position);
             let grid = p.field.grid();
             match grid.nearest_sample(l.x, l.z) {
                 Some((x, z)) if grid.contains(l.x, l.z) => {

@@ -23,7 +23,7 @@ impl Terrain3D {
     #[func]
     pub fn contains(&self, world_position: Vector3) -> bool {
         self.surface(false, |p, xf| {
-            let l = xf.to_local * world_position;
+            let l = xf.local_point(world_position);
             p.field.height_at(l.x, l.z).is_some()
         })
     }
@@ -39,7 +39,7 @@ impl Terrain3D {
     #[func]
     pub fn get_surface(&self, world_position: Vector3, ignore_water: bool) -> i32 {
         self.surface(NONE, |p, xf| {
-            let l = xf.to_local * world_position;
+            let l = xf.local_point(world_position);
             self.view.surface_at(p, l.x, l.z, ignore_water)
         })
     }
@@ -55,7 +55,7 @@ impl Terrain3D {
         self.surface(none(), |p, xf| {
             or_report("Terrain3D.get_surfaces", none(), || {
                 PackedInt32Array::from_iter(world_positions.as_slice().iter().map(|w| {
-                    let l = xf.to_local * *w;
+                    let l = xf.local_point(*w);
                     self.view.surface_at(p, l.x, l.z, ignore_water)
                 }))
             })
@@ -74,7 +74,7 @@ impl Terrain3D {
     #[func]
     pub fn get_water_depth(&self, world_position: Vector3) -> f32 {
         self.surface(0.0, |p, xf| {
-            let l = xf.to_local * world_position;
+            let l = xf.local_point(world_position);
             p.water.depth_at(&p.field, l.x, l.z)
         })
     }
@@ -87,7 +87,7 @@ impl Terrain3D {
         self.surface(zeros(), |p, xf| {
             or_report("Terrain3D.get_water_depths", zeros(), || {
                 PackedFloat32Array::from_iter(world_positions.as_slice().iter().map(|w| {
-                    let l = xf.to_local * *w;
+                    let l = xf.local_point(*w);
                     p.water.depth_at(&p.field, l.x, l.z)
                 }))
             })
@@ -102,7 +102,7 @@ impl Terrain3D {
     pub fn get_smooth_normal(&self, world_position: Vector3) -> Vector3 {
         self.surface(Vector3::ZERO, |p, xf| {
             or_report("Terrain3D.get_smooth_normal", Vector3::ZERO, || {
-                let l = xf.to_local * world_position;
+                let l = xf.local_point(world_position);
                 let Some(n) = p.field.smooth_normal_at(l.x, l.z) else {
                     return Vector3::ZERO;
                 };

@@ -93,7 +93,7 @@ impl Terrain3D {
             1.0 / 255.0
         };
         self.surface(0.0, |p, xf| {
-            let l = xf.to_local * world_position;
+            let l = xf.local_point(world_position);
             let grid = p.field.grid();
             // `nearest_sample` is `None` exactly outside the terrain.
             match grid.nearest_sample(l.x, l.z) {
@@ -125,7 +125,7 @@ impl Terrain3D {
             or_report("Terrain3D.get_user_channels", zeros(), || {
                 let grid = p.field.grid();
                 PackedFloat32Array::from_iter(world_positions.as_slice().iter().map(|w| {
-                    let l = xf.to_local * *w;
+                    let l = xf.local_point(*w);
                     match grid.nearest_sample(l.x, l.z) {
                         Some((x, z)) => p.paint.layers.user(grid.index(x, z), ch) as f32 * scale,
                         None => 0.0,
@@ -207,7 +207,7 @@ impl Terrain3D {
             .get_with(|| self.base().get_global_transform())
         {
             Some(xf) => {
-                let l = xf.to_local * world;
+                let l = xf.local_point(world);
                 Some([l.x, l.z])
             }
             None => {

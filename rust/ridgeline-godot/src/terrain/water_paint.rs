@@ -86,7 +86,7 @@ impl Terrain3D {
             .xform
             .get_with(|| self.base().get_global_transform())
         {
-            Some(xf) => Some((xf.to_local * world).y),
+            Some(xf) => Some(xf.local_point(world).y),
             None => {
                 godot_error!("Terrain3D.{what}: the terrain has no usable transform");
                 None
