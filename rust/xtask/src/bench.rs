@@ -1,279 +1,224 @@
-//! `cargo xtask bench [--quick]`: every benchmark, one `bench <id> ours=… peer=… ratio=… unit=…`
-//! line per measure.
+//! `cargo xtask bench [--quick] [--only=TEXT]`: every benchmark, one
+//! `bench <id> ours=… peer=… ratio=… unit=…` line per measure.
 //!
-//! Order: Godot-side peers are measured first in headless Godot (`tests/bench/peers.gd` prints
-//! `peer <id> <value>` lines and full `bench` lines for Godot-only measures); the core benchmark
+//! Order: the Godot benchmark scripts of [`SCRIPTS`] run first, in table order (headless,
+//! rendered under Xvfb, or in a real editor); `tests/bench/peers.gd` also prints
+//! `peer <id> <value>` lines, the Godot-side peers of the Rust benchmarks. The core benchmark
 //! binary (`rust/ridgeline-core/benches/core.rs`) then runs with those peers in
 //! `RIDGELINE_BENCH_PEERS` and prints the combined lines. Everything happens in one run.
 
 use crate::{build_and_install, cargo, godot, proc, project, repo_root};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
+
+/// How a benchmark script runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Runner {
+    /// `tests/bench/<name>.gd` in headless Godot.
+    Headless,
+    /// `tests/bench/<name>.gd` rendered under Xvfb (OpenGL 3, 1280 × 720).
+    Rendered,
+    /// The editor test cases (`tests_editor/`) matching this filter, in a real editor.
+    Editor(&'static str),
+}
+
+/// One Godot benchmark script.
+struct Script {
+    /// `tests/bench/<name>.gd` (for [`Runner::Editor`], a name for messages).
+    name: &'static str,
+    /// The ids of the `bench` lines it prints: what `--only` matches, and the lines kept.
+    ids: &'static [&'static str],
+    runner: Runner,
+    /// Prefixes of its informational lines, echoed to stderr.
+    echo: &'static [&'static str],
+    /// `tests/bench/<fixture>.terrain.json` cooked into `tests/fixtures/generated/` first (made
+    /// fresh: a cooked terrain carries the generator version).
+    fixtures: &'static [&'static str],
+    /// Godot arguments besides `--path` and `--script`.
+    args: &'static [&'static str],
+    /// How long one run may take (the editor runs keep the editor tests' own limit).
+    timeout_s: u64,
+}
+
+/// Every Godot benchmark script, in the order a full run takes them.
+const SCRIPTS: &[Script] = &[
+    Script {
+        name: "peers",
+        ids: &[
+            "godot_load_cooked_1km",
+            "godot_memory_1km_headless",
+            "godot_get_height_call",
+            "godot_empty_call",
+            "godot_surface_query",
+            "godot_get_heights_batch",
+            "godot_raycast",
+            "stroke_godot_20m",
+        ],
+        runner: Runner::Headless,
+        echo: &["memory ", "calls: ", "calls (raw"],
+        fixtures: &["one_km"],
+        args: &[],
+        timeout_s: 1200,
+    },
+    // Compares against Jolt Physics, selected for this run through a temporary override.cfg
+    // (tests/ uses Godot Physics): see `run_with_jolt`.
+    Script {
+        name: "raycast_fast",
+        ids: &["godot_raycast_fast", "godot_raycast_into"],
+        runner: Runner::Headless,
+        echo: &["raycast fast:"],
+        fixtures: &[],
+        args: &[],
+        timeout_s: 600,
+    },
+    Script {
+        name: "water",
+        ids: &[
+            "godot_water_sample",
+            "godot_water_sample_into",
+            "buoyancy_1000_bodies",
+        ],
+        runner: Runner::Headless,
+        echo: &["water bench:"],
+        fixtures: &[],
+        args: &[],
+        timeout_s: 600,
+    },
+    // On the demo's river valley (`--demo=…`, see `script_command`).
+    Script {
+        name: "water_edit",
+        ids: &["stroke_water_demo"],
+        runner: Runner::Headless,
+        echo: &[],
+        fixtures: &[],
+        args: &[],
+        timeout_s: 600,
+    },
+    // Three loads in fresh processes, the median kept: see `large_world_median`.
+    Script {
+        name: "large_world",
+        ids: &["godot_load_cooked_4km", "godot_memory_4km"],
+        runner: Runner::Headless,
+        // Echoed for every one of the three runs by `large_world_median`.
+        echo: &[],
+        fixtures: &["four_km"],
+        args: &[],
+        timeout_s: 600,
+    },
+    Script {
+        name: "render_world",
+        ids: &[
+            "godot_memory_1km",
+            "godot_memory_1km_first",
+            "godot_memory_1km_mesh",
+            "godot_frame_cpu_4km",
+        ],
+        runner: Runner::Rendered,
+        echo: &["render world"],
+        fixtures: &["one_km", "four_km"],
+        args: &[],
+        timeout_s: 900,
+    },
+    Script {
+        name: "runtime_writes",
+        ids: &[
+            "godot_set_heights_64",
+            "godot_user_channel_tick",
+            "godot_user_channel_query",
+        ],
+        runner: Runner::Headless,
+        echo: &[],
+        fixtures: &[],
+        args: &[],
+        timeout_s: 600,
+    },
+    Script {
+        name: "lod_primitives",
+        ids: &["godot_lod_primitives", "godot_lod_primitives_gpu"],
+        runner: Runner::Rendered,
+        echo: &["lod primitives:", "lod accuracy:", "stroke rendered:"],
+        fixtures: &["one_km"],
+        args: &[],
+        timeout_s: 600,
+    },
+    // The realistic shader against the tint shader on the shader lab's valley, same view.
+    Script {
+        name: "shader_cost",
+        ids: &["godot_shader_cost"],
+        runner: Runner::Rendered,
+        echo: &["shader cost:"],
+        fixtures: &[],
+        args: &["--resolution", "1280x720"],
+        timeout_s: 900,
+    },
+    // Rendered, so MultiMesh uploads reach the GPU.
+    Script {
+        name: "scatter",
+        ids: &[
+            "foliage_chunk_build",
+            "foliage_thinning_frame",
+            "godot_scatter_memory",
+        ],
+        runner: Runner::Rendered,
+        echo: &["scatter:"],
+        fixtures: &[],
+        args: &[],
+        timeout_s: 600,
+    },
+    // The Terrain Graph workspace in a real editor (tests_editor/cases/test_graph.gd).
+    Script {
+        name: "graph_ui",
+        ids: &["graph_ui_build_100"],
+        runner: Runner::Editor("test_graph.test_graph_ui_build_100"),
+        echo: &[],
+        fixtures: &[],
+        args: &[],
+        timeout_s: 0,
+    },
+    // Brush ticks and undo in a real editor (tests_editor/cases/test_bench_edit.gd).
+    Script {
+        name: "editor",
+        ids: &[
+            "editor_stroke_tick_20m",
+            "editor_stroke_tick_128m",
+            "editor_undo_stroke_128m",
+        ],
+        runner: Runner::Editor("test_bench_edit."),
+        echo: &[],
+        fixtures: &[],
+        args: &[],
+        timeout_s: 0,
+    },
+];
 
 /// Runs every benchmark (with `--only=TEXT`, only the Godot benchmark scripts that print an
 /// id containing TEXT, and only those ids' lines).
 pub fn run(args: &[String]) -> Result<()> {
     let quick = args.iter().any(|a| a == "--quick");
-    let only = args
-        .iter()
-        .find_map(|a| a.strip_prefix("--only="))
-        .map(str::to_string);
-    if let Some(text) = &only {
+    if let Some(text) = args.iter().find_map(|a| a.strip_prefix("--only=")) {
         return run_only(text, quick);
     }
     let mut peers = Vec::new();
     let mut lines = Vec::new();
-
     match godot::locate_or_provision() {
         Ok(godot) => {
-            build_and_install()?;
             let dir = repo_root().join("tests");
-            // The cooked 1 km terrain for godot_load_cooked_1km (made fresh: it carries the
-            // generator version).
-            cook_bench_fixture(&dir)?;
-            project::import(&godot, &dir)?;
-            let mut cmd = godot.command();
-            cmd.arg("--headless")
-                .arg("--path")
-                .arg(&dir)
-                .arg("--script")
-                .arg("res://bench/peers.gd")
-                .arg("--");
-            if quick {
-                cmd.arg("--quick");
+            let rendering = godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
+                .and_then(|_| godot.render_command(1280, 720).map(drop));
+            if let Err(e) = &rendering {
+                eprintln!("xtask: skipping the rendered benchmarks (no renderer): {e:#}");
             }
-            let out = proc::run_captured(&mut cmd, Duration::from_secs(1200), "", true)?;
-            if !out.success() {
-                eprintln!("{}", out.text);
-                bail!("the Godot benchmark script failed");
-            }
-            // godot_raycast_fast compares against Jolt Physics, selected for one run through a
-            // temporary override.cfg (tests/ uses Godot Physics).
-            let fast = raycast_fast_with_jolt(&godot, &dir, quick)?;
-            for line in fast.text.lines() {
-                if line.starts_with("bench ") {
-                    lines.push(line.to_string());
-                } else if line.starts_with("raycast fast:") {
-                    eprintln!("{line}");
-                }
-            }
-            // godot_water_sample and buoyancy_1000_bodies (tests/bench/water.gd).
-            let mut water = godot.command();
-            water
-                .arg("--headless")
-                .arg("--path")
-                .arg(&dir)
-                .arg("--script")
-                .arg("res://bench/water.gd")
-                .arg("--");
-            if quick {
-                water.arg("--quick");
-            }
-            let water = proc::run_captured(&mut water, Duration::from_secs(600), "", true)?;
-            if !water.success() {
-                eprintln!("{}", water.text);
-                bail!("the water benchmark script failed");
-            }
-            for line in water.text.lines() {
-                if line.starts_with("bench ") {
-                    lines.push(line.to_string());
-                } else if line.starts_with("water bench:") {
-                    eprintln!("{line}");
-                }
-            }
-            // stroke_water_demo (tests/bench/water_edit.gd, on the demo's river valley).
-            let mut edit = godot.command();
-            edit.arg("--headless")
-                .arg("--path")
-                .arg(&dir)
-                .arg("--script")
-                .arg("res://bench/water_edit.gd")
-                .arg("--")
-                .arg(demo_terrain_arg());
-            if quick {
-                edit.arg("--quick");
-            }
-            let edit = proc::run_captured(&mut edit, Duration::from_secs(600), "", true)?;
-            if !edit.success() {
-                eprintln!("{}", edit.text);
-                bail!("the water edit benchmark script failed");
-            }
-            lines.extend(
-                edit.text
-                    .lines()
-                    .filter(|l| l.starts_with("bench "))
-                    .map(str::to_string),
-            );
-            // godot_load_cooked_4km and godot_memory_4km (tests/bench/large_world.gd; the 4 km
-            // fixture is cooked fresh, about 2 s and 86 MB).
-            cook_fixture(&dir, "four_km")?;
-            lines.extend(large_world_median(&godot, &dir)?);
-            // godot_memory_1km (GPU and mesh paths, video memory included) and
-            // godot_frame_cpu_4km: rendered (tests/bench/render_world.gd); the 4 km fixture
-            // is deleted after it (86 MB).
-            match godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
-                .and_then(|_| godot.render_command(1280, 720))
-            {
-                Ok(mut world) => {
-                    world
-                        .arg("--path")
-                        .arg(&dir)
-                        .arg("--script")
-                        .arg("res://bench/render_world.gd");
-                    let world = proc::run_captured(&mut world, Duration::from_secs(900), "", true)?;
-                    if !world.success() {
-                        eprintln!("{}", world.text);
-                        bail!("the rendered world benchmark script failed");
-                    }
-                    for line in world.text.lines() {
-                        if line.starts_with("bench ") {
-                            lines.push(line.to_string());
-                        } else if line.starts_with("render world") {
-                            eprintln!("{line}");
-                        }
-                    }
-                }
-                Err(e) => eprintln!("xtask: skipping the rendered world benchmarks: {e:#}"),
-            }
-            let _ = std::fs::remove_file(dir.join("fixtures/generated/four_km.terrain.bin"));
-            // godot_set_heights_64 and the other runtime writes (tests/bench/runtime_writes.gd).
-            let mut writes = godot.command();
-            writes
-                .arg("--headless")
-                .arg("--path")
-                .arg(&dir)
-                .arg("--script")
-                .arg("res://bench/runtime_writes.gd")
-                .arg("--");
-            if quick {
-                writes.arg("--quick");
-            }
-            let writes = proc::run_captured(&mut writes, Duration::from_secs(600), "", true)?;
-            if !writes.success() {
-                eprintln!("{}", writes.text);
-                bail!("the runtime writes benchmark script failed");
-            }
-            lines.extend(
-                writes
-                    .text
-                    .lines()
-                    .filter(|l| l.starts_with("bench "))
-                    .map(str::to_string),
-            );
-            // Rendered-frame statistics need a renderer: Xvfb + OpenGL 3.
-            match godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])
-                .and_then(|_| godot.render_command(1280, 720))
-            {
-                Ok(mut render) => {
-                    render
-                        .arg("--path")
-                        .arg(&dir)
-                        .arg("--script")
-                        .arg("res://bench/lod_primitives.gd");
-                    let lod = proc::run_captured(&mut render, Duration::from_secs(600), "", true)?;
-                    if !lod.success() {
-                        eprintln!("{}", lod.text);
-                        bail!("the LOD primitives benchmark failed");
-                    }
-                    for line in lod.text.lines() {
-                        if line.starts_with("bench ") {
-                            lines.push(line.to_string());
-                        } else if line.starts_with("lod primitives:")
-                            || line.starts_with("lod accuracy:")
-                            || line.starts_with("stroke rendered:")
-                        {
-                            eprintln!("{line}");
-                        }
-                    }
-                    // godot_shader_cost: the realistic shader against the tint shader on the
-                    // shader lab's valley, same view (tests/bench/shader_cost.gd).
-                    let mut cost = godot.render_command(1280, 720)?;
-                    cost.arg("--path")
-                        .arg(&dir)
-                        .arg("--resolution")
-                        .arg("1280x720")
-                        .arg("--script")
-                        .arg("res://bench/shader_cost.gd")
-                        .arg("--");
-                    if quick {
-                        cost.arg("--quick");
-                    }
-                    let cost = proc::run_captured(&mut cost, Duration::from_secs(900), "", true)?;
-                    if !cost.success() {
-                        eprintln!("{}", cost.text);
-                        bail!("the shader cost benchmark failed");
-                    }
-                    for line in cost.text.lines() {
-                        if line.starts_with("bench ") {
-                            lines.push(line.to_string());
-                        } else if line.starts_with("shader cost:") {
-                            eprintln!("{line}");
-                        }
-                    }
-                    // foliage_chunk_build, foliage_thinning_frame, godot_scatter_memory
-                    // (tests/bench/scatter.gd): rendered, so MultiMesh uploads reach the GPU.
-                    let mut sc = godot.render_command(1280, 720)?;
-                    sc.arg("--path")
-                        .arg(&dir)
-                        .arg("--script")
-                        .arg("res://bench/scatter.gd")
-                        .arg("--");
-                    if quick {
-                        sc.arg("--quick");
-                    }
-                    let sc = proc::run_captured(&mut sc, Duration::from_secs(600), "", true)?;
-                    if !sc.success() {
-                        eprintln!("{}", sc.text);
-                        bail!("the scatter benchmarks failed");
-                    }
-                    for line in sc.text.lines() {
-                        if line.starts_with("bench ") {
-                            lines.push(line.to_string());
-                        } else if line.starts_with("scatter:") {
-                            eprintln!("{line}");
-                        }
-                    }
-                }
-                Err(e) => eprintln!("xtask: skipping the rendered benchmarks (no renderer): {e:#}"),
-            }
-            // graph_ui_build_100: the Terrain Graph workspace in a real editor
-            // (tests_editor/cases/test_graph.gd prints the line).
-            let editor =
-                crate::editor_tests::run(&godot, Some("test_graph.test_graph_ui_build_100"))?;
-            match editor
-                .text
-                .lines()
-                .find_map(|l| l.find("bench ").map(|i| &l[i..]))
-            {
-                Some(line) => lines.push(line.to_string()),
-                None => {
-                    eprintln!("{}", editor.text);
-                    bail!("the graph_ui_build_100 benchmark printed no result");
-                }
-            }
-            // editor_stroke_tick_20m, editor_stroke_tick_128m, editor_undo_stroke_128m: brush
-            // ticks and undo in a real editor (tests_editor/cases/test_bench_edit.gd).
-            let editor = crate::editor_tests::run(&godot, Some("test_bench_edit."))?;
-            let found: Vec<&str> = editor
-                .text
-                .lines()
-                .filter_map(|l| l.find("bench ").map(|i| &l[i..]))
+            let scripts: Vec<&Script> = SCRIPTS
+                .iter()
+                .filter(|s| s.runner != Runner::Rendered || rendering.is_ok())
                 .collect();
-            if found.len() != 3 || !editor.success() {
-                eprintln!("{}", editor.text);
-                bail!("the editor stroke benchmarks failed or printed no result");
-            }
-            lines.extend(found.iter().map(|l| l.to_string()));
-            for line in out.text.lines() {
-                if let Some(rest) = line.strip_prefix("peer ") {
-                    let mut it = rest.split_whitespace();
-                    if let (Some(id), Some(v)) = (it.next(), it.next()) {
-                        peers.push(format!("{id}={v}"));
-                    }
-                } else if line.starts_with("bench ") {
-                    lines.push(line.to_string());
-                } else if line.starts_with("memory ") || line.starts_with("calls: ") {
-                    eprintln!("{line}");
+            let texts = run_scripts(&godot, &dir, &scripts, quick)?;
+            for (script, text) in scripts.iter().zip(&texts) {
+                lines.extend(bench_lines(script, text, ""));
+                if script.name == "peers" {
+                    peers.extend(peer_values(text));
                 }
             }
         }
@@ -300,266 +245,29 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Runs `tests/bench/large_world.gd` (the cooked 4 km fixture must exist) three times, in fresh
-/// processes, and returns the `bench` lines of the run with the median load time (one load on a
-/// shared machine can catch a slow moment); every run's load time goes to stderr.
-fn large_world_median(godot: &godot::Godot, dir: &std::path::Path) -> Result<Vec<String>> {
-    let mut runs: Vec<(f64, Vec<String>)> = Vec::new();
-    for _ in 0..3 {
-        let mut large = godot.command();
-        large
-            .arg("--headless")
-            .arg("--path")
-            .arg(dir)
-            .arg("--script")
-            .arg("res://bench/large_world.gd");
-        let large = proc::run_captured(&mut large, Duration::from_secs(600), "", true)?;
-        if !large.success() {
-            eprintln!("{}", large.text);
-            bail!("the large world benchmark script failed");
-        }
-        let mut bench_lines = Vec::new();
-        let mut load_ms = f64::INFINITY;
-        for line in large.text.lines() {
-            if line.starts_with("bench ") {
-                if let Some(v) = line
-                    .strip_prefix("bench godot_load_cooked_4km ours=")
-                    .and_then(|rest| rest.split_whitespace().next())
-                    .and_then(|v| v.parse::<f64>().ok())
-                {
-                    load_ms = v;
-                }
-                bench_lines.push(line.to_string());
-            } else if line.starts_with("large world bench") {
-                eprintln!("{line}");
-            }
-        }
-        runs.push((load_ms, bench_lines));
-    }
-    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
-    eprintln!(
-        "large world bench: loads {}",
-        runs.iter()
-            .map(|(ms, _)| format!("{ms:.0} ms"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    Ok(runs.swap_remove(1).1)
-}
-
-/// Runs `tests/bench/raycast_fast.gd` with Jolt Physics (a temporary `override.cfg`, removed
-/// afterwards whatever happens).
-fn raycast_fast_with_jolt(
-    godot: &godot::Godot,
-    dir: &std::path::Path,
-    quick: bool,
-) -> Result<proc::Captured> {
-    let override_cfg = dir.join("override.cfg");
-    std::fs::write(
-        &override_cfg,
-        "[physics]\n\n3d/physics_engine=\"Jolt Physics\"\n",
-    )?;
-    let mut cmd = godot.command();
-    cmd.arg("--headless")
-        .arg("--path")
-        .arg(dir)
-        .arg("--script")
-        .arg("res://bench/raycast_fast.gd")
-        .arg("--");
-    if quick {
-        cmd.arg("--quick");
-    }
-    let out = proc::run_captured(&mut cmd, Duration::from_secs(600), "", true);
-    let _ = std::fs::remove_file(&override_cfg);
-    let out = out?;
-    if !out.success() {
-        eprintln!("{}", out.text);
-        bail!("the Jolt raycast benchmark failed");
-    }
-    Ok(out)
-}
-
-/// The Godot benchmark scripts `--only` can pick, by the ids they print.
-/// The cooked 1 km terrain `peers.gd` loads for godot_load_cooked_1km (made fresh: it carries
-/// the generator version).
-fn cook_bench_fixture(dir: &std::path::Path) -> Result<()> {
-    cook_fixture(dir, "one_km")
-}
-
-/// Cooks `tests/bench/<name>.terrain.json` into `tests/fixtures/generated/<name>.terrain.bin`.
-fn cook_fixture(dir: &std::path::Path, name: &str) -> Result<()> {
-    let generated = dir.join("fixtures/generated");
-    std::fs::create_dir_all(&generated)?;
-    let cli = crate::target_dir().join("release").join("ridgeline");
-    crate::proc::run(
-        std::process::Command::new(cli)
-            .arg("cook")
-            .arg(dir.join(format!("bench/{name}.terrain.json")))
-            .arg("--out")
-            .arg(generated.join(format!("{name}.terrain.bin"))),
-        "ridgeline cook (bench fixture)",
-    )
-}
-
-const ONLY_SCRIPTS: &[(&[&str], &str)] = &[
-    (
-        &[
-            "godot_set_heights_64",
-            "godot_user_channel_tick",
-            "godot_user_channel_query",
-        ],
-        "runtime_writes",
-    ),
-    (
-        &[
-            "godot_load_cooked_1km",
-            "godot_memory_1km_headless",
-            "godot_get_height_call",
-            "godot_empty_call",
-            "godot_surface_query",
-            "godot_get_heights_batch",
-            "godot_raycast",
-            "stroke_godot_20m",
-        ],
-        "peers",
-    ),
-    (
-        &[
-            "editor_stroke_tick_20m",
-            "editor_stroke_tick_128m",
-            "editor_undo_stroke_128m",
-        ],
-        "editor",
-    ),
-    (&["graph_ui_build_100"], "graph_ui"),
-    (
-        &[
-            "godot_water_sample",
-            "godot_water_sample_into",
-            "buoyancy_1000_bodies",
-        ],
-        "water",
-    ),
-    (&["stroke_water_demo"], "water_edit"),
-    (
-        &["godot_load_cooked_4km", "godot_memory_4km"],
-        "large_world",
-    ),
-    (
-        &[
-            "godot_memory_1km",
-            "godot_memory_1km_mesh",
-            "godot_frame_cpu_4km",
-        ],
-        "render_world",
-    ),
-    (
-        &["godot_lod_primitives", "godot_lod_primitives_gpu"],
-        "lod_primitives",
-    ),
-    (&["godot_raycast_fast"], "raycast_fast"),
-];
-
-/// Scripts of [`ONLY_SCRIPTS`] that need a renderer (Xvfb + OpenGL 3).
-const RENDERED_SCRIPTS: &[&str] = &["render_world", "lod_primitives"];
-
-/// `--demo=<path>` for `tests/bench/water_edit.gd`: the demo's river valley terrain.
-fn demo_terrain_arg() -> String {
-    let path = repo_root().join("demo_project/terrains/river_valley.terrain.json");
-    format!("--demo={}", path.display())
-}
-
-/// `bench --only=TEXT`: the headless Godot benchmarks whose ids contain `text`; their `bench`
-/// lines (filtered by `text`) are printed. Rendered, peer and Rust benchmarks are not run (the
+/// `bench --only=TEXT`: the Godot benchmark scripts that print an id containing `text`; their
+/// `bench` lines (filtered by `text`) are printed. Peer and Rust benchmarks are not run (the
 /// Rust ones have `RIDGELINE_BENCH_ONLY`).
 fn run_only(text: &str, quick: bool) -> Result<()> {
-    let picked: Vec<&str> = ONLY_SCRIPTS
+    let picked: Vec<&Script> = SCRIPTS
         .iter()
-        .filter(|(ids, _)| ids.iter().any(|id| id.contains(text)))
-        .map(|(_, script)| *script)
+        .filter(|s| s.ids.iter().any(|id| id.contains(text)))
         .collect();
     if picked.is_empty() {
-        let ids: Vec<&str> = ONLY_SCRIPTS
-            .iter()
-            .flat_map(|(ids, _)| ids.iter().copied())
-            .collect();
+        let ids: Vec<&str> = SCRIPTS.iter().flat_map(|s| s.ids.iter().copied()).collect();
         bail!(
             "--only={text}: no benchmark id contains it; --only picks among {}",
             ids.join(", ")
         );
     }
     let godot = godot::locate_or_provision()?;
-    build_and_install()?;
     let dir = repo_root().join("tests");
-    if picked.contains(&"peers")
-        || picked.contains(&"render_world")
-        || picked.contains(&"lod_primitives")
-    {
-        cook_bench_fixture(&dir)?;
-    }
-    if picked.contains(&"large_world") || picked.contains(&"render_world") {
-        cook_fixture(&dir, "four_km")?;
-    }
-    project::import(&godot, &dir)?;
-    let mut lines = Vec::new();
-    for script in picked {
-        let text_out = match script {
-            "editor" => crate::editor_tests::run(&godot, Some("test_bench_edit."))?.text,
-            "graph_ui" => {
-                crate::editor_tests::run(&godot, Some("test_graph.test_graph_ui_build_100"))?.text
-            }
-            "raycast_fast" => raycast_fast_with_jolt(&godot, &dir, quick)?.text,
-            "large_world" => large_world_median(&godot, &dir)?.join("\n"),
-            _ => {
-                let mut cmd = if RENDERED_SCRIPTS.contains(&script) {
-                    godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
-                    godot.render_command(1280, 720)?
-                } else {
-                    let mut c = godot.command();
-                    c.arg("--headless");
-                    c
-                };
-                cmd.arg("--path")
-                    .arg(&dir)
-                    .arg("--script")
-                    .arg(format!("res://bench/{script}.gd"))
-                    .arg("--");
-                if script == "water_edit" {
-                    cmd.arg(demo_terrain_arg());
-                }
-                if quick {
-                    cmd.arg("--quick");
-                }
-                let out = proc::run_captured(&mut cmd, Duration::from_secs(600), "", true)?;
-                if !out.success() {
-                    eprintln!("{}", out.text);
-                    bail!("the {script} benchmark script failed");
-                }
-                out.text
-            }
-        };
-        for l in text_out.lines() {
-            if l.starts_with("render world")
-                || l.starts_with("large world bench")
-                || l.starts_with("lod ")
-            {
-                eprintln!("{l}");
-            }
-        }
-        lines.extend(
-            text_out
-                .lines()
-                .filter_map(|l| l.find("bench ").map(|i| &l[i..]))
-                .filter(|l| {
-                    l.split_whitespace()
-                        .nth(1)
-                        .is_some_and(|id| id.contains(text))
-                })
-                .map(str::to_string),
-        );
-    }
-    // The 4 km fixture is 86 MB: cooked fresh by every run that needs it.
-    let _ = std::fs::remove_file(dir.join("fixtures/generated/four_km.terrain.bin"));
+    let texts = run_scripts(&godot, &dir, &picked, quick)?;
+    let lines: Vec<String> = picked
+        .iter()
+        .zip(&texts)
+        .flat_map(|(script, out)| bench_lines(script, out, text))
+        .collect();
     if lines.is_empty() {
         bail!("--only={text}: the benchmarks printed no matching line");
     }
@@ -567,4 +275,196 @@ fn run_only(text: &str, quick: bool) -> Result<()> {
         println!("{line}");
     }
     Ok(())
+}
+
+/// Builds and installs the extension, cooks the scripts' fixtures, imports `tests/` and runs
+/// `scripts` in order; returns each one's output (informational lines echoed to stderr). The
+/// cooked 4 km fixture (86 MB) is deleted afterwards, whatever happens.
+fn run_scripts(
+    godot: &godot::Godot,
+    dir: &Path,
+    scripts: &[&Script],
+    quick: bool,
+) -> Result<Vec<String>> {
+    build_and_install()?;
+    let mut fixtures: Vec<&str> = scripts
+        .iter()
+        .flat_map(|s| s.fixtures.iter().copied())
+        .collect();
+    fixtures.sort_unstable();
+    fixtures.dedup();
+    let four_km = dir.join("fixtures/generated/four_km.terrain.bin");
+    let result = (|| {
+        for name in fixtures {
+            cook_fixture(dir, name)?;
+        }
+        project::import(godot, dir)?;
+        let mut texts = Vec::new();
+        for script in scripts {
+            let text = run_script(godot, dir, script, quick)?;
+            for line in text.lines() {
+                if script.echo.iter().any(|p| line.starts_with(p)) {
+                    eprintln!("{line}");
+                }
+            }
+            texts.push(text);
+        }
+        Ok(texts)
+    })();
+    let _ = std::fs::remove_file(four_km);
+    result
+}
+
+/// One script's output (fails when it fails).
+fn run_script(godot: &godot::Godot, dir: &Path, script: &Script, quick: bool) -> Result<String> {
+    if let Runner::Editor(filter) = script.runner {
+        let out = crate::editor_tests::run(godot, Some(filter))?;
+        if !out.success() {
+            eprintln!("{}", out.text);
+            bail!("the {} benchmarks failed in the editor", script.name);
+        }
+        return Ok(out.text);
+    }
+    match script.name {
+        "raycast_fast" => run_with_jolt(godot, dir, script, quick),
+        "large_world" => large_world_median(godot, dir, script, quick),
+        _ => run_once(godot, dir, script, quick),
+    }
+}
+
+/// Runs `tests/bench/<name>.gd` once.
+fn run_once(godot: &godot::Godot, dir: &Path, script: &Script, quick: bool) -> Result<String> {
+    let mut cmd = script_command(godot, dir, script, quick)?;
+    let timeout = Duration::from_secs(script.timeout_s);
+    let out = proc::run_captured(&mut cmd, timeout, "", true)?;
+    if !out.success() {
+        eprintln!("{}", out.text);
+        bail!("the benchmark script tests/bench/{}.gd failed", script.name);
+    }
+    Ok(out.text)
+}
+
+/// The Godot command that runs `tests/bench/<name>.gd` (headless or rendered), with the
+/// script's arguments after `--`.
+fn script_command(
+    godot: &godot::Godot,
+    dir: &Path,
+    script: &Script,
+    quick: bool,
+) -> Result<Command> {
+    let mut cmd = if script.runner == Runner::Rendered {
+        godot::ensure_host_tool("xvfb-run", &["xvfb", "xauth"])?;
+        godot.render_command(1280, 720)?
+    } else {
+        let mut c = godot.command();
+        c.arg("--headless");
+        c
+    };
+    cmd.args(script.args)
+        .arg("--path")
+        .arg(dir)
+        .arg("--script")
+        .arg(format!("res://bench/{}.gd", script.name))
+        .arg("--");
+    if script.name == "water_edit" {
+        let demo = repo_root().join("demo_project/terrains/river_valley.terrain.json");
+        cmd.arg(format!("--demo={}", demo.display()));
+    }
+    if quick {
+        cmd.arg("--quick");
+    }
+    Ok(cmd)
+}
+
+/// Runs the script with Jolt Physics (a temporary `override.cfg` in `tests/`, removed
+/// afterwards whatever happens).
+fn run_with_jolt(godot: &godot::Godot, dir: &Path, script: &Script, quick: bool) -> Result<String> {
+    let override_cfg = dir.join("override.cfg");
+    std::fs::write(
+        &override_cfg,
+        "[physics]\n\n3d/physics_engine=\"Jolt Physics\"\n",
+    )
+    .with_context(|| format!("writing {}", override_cfg.display()))?;
+    let out = run_once(godot, dir, script, quick);
+    let _ = std::fs::remove_file(&override_cfg);
+    out
+}
+
+/// Runs `tests/bench/large_world.gd` (the cooked 4 km fixture must exist) three times, in fresh
+/// processes, and returns the output of the run with the median load time (one load on a
+/// shared machine can catch a slow moment); every run's load time goes to stderr.
+fn large_world_median(
+    godot: &godot::Godot,
+    dir: &Path,
+    script: &Script,
+    quick: bool,
+) -> Result<String> {
+    let mut runs: Vec<(f64, String)> = Vec::new();
+    for _ in 0..3 {
+        let text = run_once(godot, dir, script, quick)?;
+        for line in text.lines().filter(|l| l.starts_with("large world bench")) {
+            eprintln!("{line}");
+        }
+        let load_ms = text
+            .lines()
+            .find_map(|l| l.strip_prefix("bench godot_load_cooked_4km ours="))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(f64::INFINITY);
+        runs.push((load_ms, text));
+    }
+    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let loads: Vec<String> = runs.iter().map(|(ms, _)| format!("{ms:.0} ms")).collect();
+    eprintln!("large world bench: loads {}", loads.join(", "));
+    Ok(runs.swap_remove(1).1)
+}
+
+/// The `bench` lines of `script`'s output whose id is one of its ids and contains `filter`
+/// (the editor's lines carry a prefix, cut off). Ids it should have printed and did not are
+/// reported on stderr.
+fn bench_lines(script: &Script, text: &str, filter: &str) -> Vec<String> {
+    let lines: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.find("bench ").map(|i| &l[i..]))
+        .filter(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .is_some_and(|id| script.ids.contains(&id) && id.contains(filter))
+        })
+        .map(str::to_string)
+        .collect();
+    for id in script.ids.iter().filter(|id| id.contains(filter)) {
+        if !lines
+            .iter()
+            .any(|l| l.split_whitespace().nth(1) == Some(id))
+        {
+            eprintln!("xtask: {} printed no `bench {id}` line", script.name);
+        }
+    }
+    lines
+}
+
+/// The `peer <id> <value>` lines of `peers.gd`, as `id=value` for `RIDGELINE_BENCH_PEERS`.
+fn peer_values(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let mut it = line.strip_prefix("peer ")?.split_whitespace();
+            Some(format!("{}={}", it.next()?, it.next()?))
+        })
+        .collect()
+}
+
+/// Cooks `tests/bench/<name>.terrain.json` into `tests/fixtures/generated/<name>.terrain.bin`.
+fn cook_fixture(dir: &Path, name: &str) -> Result<()> {
+    let generated = dir.join("fixtures/generated");
+    std::fs::create_dir_all(&generated)?;
+    let cli = crate::target_dir().join("release").join("ridgeline");
+    proc::run(
+        Command::new(cli)
+            .arg("cook")
+            .arg(dir.join(format!("bench/{name}.terrain.json")))
+            .arg("--out")
+            .arg(generated.join(format!("{name}.terrain.bin"))),
+        "ridgeline cook (bench fixture)",
+    )
 }
