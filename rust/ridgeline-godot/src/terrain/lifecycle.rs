@@ -47,6 +47,7 @@ impl INode3D for Terrain3D {
             user_tint_color: Color::from_rgba(0.55, 0.75, 0.3, 1.0),
             user_paint: Default::default(),
             view: Rc::new(QueryView::default()),
+            hit_keys: Default::default(),
             pending_chunks: None,
             source_replaced: false,
             asset_sync: Default::default(),

@@ -170,6 +170,8 @@ pub struct Terrain3D {
 
     /// The current surface and placement, shared with the hot queries (see [`query_view`]).
     view: Rc<QueryView>,
+    /// The keys of [`Self::raycast`]'s Dictionary.
+    hit_keys: ray_hit::HitKeys,
     /// Chunk data from the last generation, until the servers have it.
     pending_chunks: Option<ChunkData>,
     /// The asset or recipe was replaced since the last generation started.

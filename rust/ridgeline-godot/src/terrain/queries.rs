@@ -113,16 +113,13 @@ impl Terrain3D {
     /// Dictionary.
     #[func]
     pub fn raycast(&self, from: Vector3, direction: Vector3, max_distance: f32) -> VarDictionary {
-        let mut out = VarDictionary::new();
         let hit = self.surface(None, |p, xf| {
             cast(p, xf, from, direction, max_distance, Normal::Wanted)
         });
-        if let Some(h) = hit {
-            out.set("position", h.position);
-            out.set("normal", h.normal);
-            out.set("distance", h.distance);
+        match hit {
+            Some(h) => self.hit_keys.dictionary(h.position, h.normal, h.distance),
+            None => VarDictionary::new(),
         }
-        out
     }
 
     /// [method raycast] into a reusable [TerrainRayHit] (no Dictionary per ray): fills `hit`

@@ -2,6 +2,28 @@
 
 use godot::prelude::*;
 
+/// The keys of [`Terrain3D::raycast`](super::Terrain3D)'s Dictionary, made once per node: a key
+/// made from a `&str` on every ray is a string allocation and a UTF-8 decode each.
+pub(super) struct HitKeys([Variant; 3]);
+
+impl Default for HitKeys {
+    fn default() -> Self {
+        Self(["position", "normal", "distance"].map(|k| k.to_variant()))
+    }
+}
+
+impl HitKeys {
+    /// `{ "position": position, "normal": normal, "distance": distance }`.
+    pub fn dictionary(&self, position: Vector3, normal: Vector3, distance: f32) -> VarDictionary {
+        let [p, n, d] = &self.0;
+        let mut out = VarDictionary::new();
+        out.set(p, &position.to_variant());
+        out.set(n, &normal.to_variant());
+        out.set(d, &distance.to_variant());
+        out
+    }
+}
+
 /// A ray-cast result that [method Terrain3D.raycast_into] fills in place.
 ///
 /// Create one and reuse it for every ray: no Dictionary is built per ray (the cost of
