@@ -86,7 +86,7 @@ impl<T> GdCellBlocking<T> {
             tracker_guard.claim_mut_ref(id);
         }
 
-        Ok(RefGuardBlocking::new(inner_guard, &self.thread_tracker))
+        Ok(RefGuardBlocking::new(inner_guard, &self.thread_tracker, id))
     }
 
     /// Returns a new mutable reference to the contents of the cell.

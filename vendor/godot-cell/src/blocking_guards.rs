@@ -5,7 +5,7 @@
  * file, You can obtain one at https://mozilla.org/MPL/2.0/.
  */
 
-use crate::blocking_cell::{TrackerLock, current_thread_id};
+use crate::blocking_cell::TrackerLock;
 use crate::guards::{MutGuard, RefGuard};
 use crate::panicking::InaccessibleGuard;
 use std::mem::ManuallyDrop;
@@ -18,13 +18,21 @@ use std::ops::{Deref, DerefMut};
 pub struct RefGuardBlocking<'a, T> {
     inner: ManuallyDrop<RefGuard<'a, T>>,
     state: &'a TrackerLock,
+    /// The thread that took the borrow, whose shared count the release decrements (Ridgeline
+    /// patch: kept from the borrow instead of read from a thread-local again on release).
+    thread: std::thread::ThreadId,
 }
 
 impl<'a, T> RefGuardBlocking<'a, T> {
-    pub(crate) fn new(inner: RefGuard<'a, T>, state: &'a TrackerLock) -> Self {
+    pub(crate) fn new(
+        inner: RefGuard<'a, T>,
+        state: &'a TrackerLock,
+        thread: std::thread::ThreadId,
+    ) -> Self {
         Self {
             inner: ManuallyDrop::new(inner),
             state,
+            thread,
         }
     }
 }
@@ -39,10 +47,9 @@ impl<'a, T> Deref for RefGuardBlocking<'a, T> {
 
 impl<T> Drop for RefGuardBlocking<'_, T> {
     fn drop(&mut self) {
-        let id = current_thread_id();
         let mut state_lock = self.state.lock();
 
-        state_lock.decrement_shared_count(id);
+        state_lock.decrement_shared_count(self.thread);
 
         // SAFETY: guard is dropped exactly once, here, while state is guarded by `_tracker_guard` preventing access from any other thread.
         unsafe { ManuallyDrop::drop(&mut self.inner) };
