@@ -454,17 +454,25 @@ fn peer_values(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Cooks `tests/bench/<name>.terrain.json` into `tests/fixtures/generated/<name>.terrain.bin`.
+/// Cooks `tests/bench/<name>.terrain.json` into `tests/fixtures/generated/<name>.terrain.bin`
+/// (its output is shown only when it fails: stdout is for the `bench` lines).
 fn cook_fixture(dir: &Path, name: &str) -> Result<()> {
     let generated = dir.join("fixtures/generated");
     std::fs::create_dir_all(&generated)?;
     let cli = crate::target_dir().join("release").join("ridgeline");
-    proc::run(
+    let out = proc::run_captured(
         Command::new(cli)
             .arg("cook")
             .arg(dir.join(format!("bench/{name}.terrain.json")))
             .arg("--out")
             .arg(generated.join(format!("{name}.terrain.bin"))),
-        "ridgeline cook (bench fixture)",
-    )
+        Duration::from_secs(600),
+        "",
+        true,
+    )?;
+    if !out.success() {
+        eprintln!("{}", out.text);
+        bail!("ridgeline cook of the bench fixture {name} failed");
+    }
+    Ok(())
 }
