@@ -63,12 +63,12 @@ fn row(t: &Transform3D, r: usize, v: Vector3) -> f32 {
 /// What [`TransformCache`] holds.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
 enum Held {
-    /// Nothing: the next query asks the engine.
+    /// Nothing yet.
     #[default]
     Nothing,
-    /// The placement's parts, in their cells.
+    /// The placement of the transform in `to_world`, its parts in their cells.
     Placement,
-    /// The transform cannot be inverted (a zero scale).
+    /// The transform in `to_world` cannot be inverted (a zero scale).
     Singular,
 }
 
@@ -77,13 +77,17 @@ enum Held {
 /// The placement's parts sit in cells of their own, so a query copies the transforms it reads
 /// straight into registers. (As one `Cell<Option<Placement>>`, every query copied all 132 bytes
 /// through a `memcpy` call and then stalled reading them back: about a third of
-/// `get_height`'s own cost.)
+/// `get_height`'s own cost.) When the transform has to be fetched (under a `Node3D` parent), the
+/// last placement is still kept and reused while the fetched transform is bit for bit the same,
+/// so a query pays the engine call but not the two matrix inversions.
 #[derive(Default)]
 pub struct TransformCache {
     held: Cell<Held>,
     to_world: Cell<Transform3D>,
     to_local: Cell<Transform3D>,
     normals: Cell<Basis>,
+    /// What is held is the node's current placement: no query needs to ask the engine.
+    current: Cell<bool>,
     /// The global transform can only change through the node's own local transform.
     cacheable: Cell<bool>,
 }
@@ -100,41 +104,44 @@ impl TransformCache {
     /// transform needs none.)
     #[inline]
     pub fn get_with(&self, global: impl FnOnce() -> Transform3D) -> Option<Placement> {
-        match self.held.get() {
-            Held::Placement => {
-                return Some(Placement {
-                    to_world: self.to_world.get(),
-                    to_local: self.to_local.get(),
-                    normals: self.normals.get(),
-                });
-            }
-            Held::Singular => return None,
-            Held::Nothing => {}
+        if self.current.get() {
+            return self.held();
         }
         let to_world = global();
-        let det = to_world.basis.determinant();
-        let p = (det != 0.0 && det.is_finite()).then(|| Placement {
-            to_world,
-            to_local: to_world.affine_inverse(),
-            normals: to_world.basis.inverse().transposed(),
-        });
-        if self.cacheable.get() {
-            match p {
-                Some(p) => {
-                    self.to_world.set(p.to_world);
-                    self.to_local.set(p.to_local);
-                    self.normals.set(p.normals);
-                    self.held.set(Held::Placement);
-                }
-                None => self.held.set(Held::Singular),
-            }
+        if self.held.get() == Held::Nothing || !same_bits(&self.to_world.get(), &to_world) {
+            self.hold(to_world);
         }
-        p
+        self.current.set(self.cacheable.get());
+        self.held()
     }
 
-    /// Forgets the cached transform (the node moved).
+    /// The held placement (`None`: singular, or nothing held).
+    #[inline]
+    fn held(&self) -> Option<Placement> {
+        (self.held.get() == Held::Placement).then(|| Placement {
+            to_world: self.to_world.get(),
+            to_local: self.to_local.get(),
+            normals: self.normals.get(),
+        })
+    }
+
+    /// Computes and holds the placement of `to_world`.
+    fn hold(&self, to_world: Transform3D) {
+        self.to_world.set(to_world);
+        let det = to_world.basis.determinant();
+        if det != 0.0 && det.is_finite() {
+            self.to_local.set(to_world.affine_inverse());
+            self.normals.set(to_world.basis.inverse().transposed());
+            self.held.set(Held::Placement);
+        } else {
+            self.held.set(Held::Singular);
+        }
+    }
+
+    /// Forgets that the held placement is current (the node moved): the next query fetches the
+    /// transform.
     pub fn invalidate(&self) {
-        self.held.set(Held::Nothing);
+        self.current.set(false);
     }
 
     /// Re-decides whether caching is safe for `node` (after it entered or left the tree).
@@ -144,8 +151,21 @@ impl TransformCache {
                 .get_parent()
                 .is_none_or(|p| p.try_cast::<Node3D>().is_err());
         self.cacheable.set(root_of_its_transform);
-        self.held.set(Held::Nothing);
+        self.current.set(false);
     }
+}
+
+/// Whether two transforms are the same bit for bit (a `-0.0` for a `0.0` counts as a change, so
+/// a reused placement is exactly the one computing it again would give).
+#[inline]
+fn same_bits(a: &Transform3D, b: &Transform3D) -> bool {
+    let same = |u: Vector3, v: Vector3| {
+        u.x.to_bits() == v.x.to_bits()
+            && u.y.to_bits() == v.y.to_bits()
+            && u.z.to_bits() == v.z.to_bits()
+    };
+    let ([a0, a1, a2], [b0, b1, b2]) = (a.basis.rows, b.basis.rows);
+    same(a0, b0) && same(a1, b1) && same(a2, b2) && same(a.origin, b.origin)
 }
 
 #[cfg(test)]
@@ -184,6 +204,52 @@ mod tests {
                 assert_eq!(a.to_bits(), b.to_bits(), "local point of {v}");
             }
             assert_eq!(p.world_y(v).to_bits(), (p.to_world * v).y.to_bits());
+        }
+    }
+
+    /// The placement computed from scratch, as the cache did before it kept anything.
+    fn fresh(t: Transform3D) -> Option<[Transform3D; 2]> {
+        let det = t.basis.determinant();
+        (det != 0.0 && det.is_finite()).then(|| [t, t.affine_inverse()])
+    }
+
+    #[test]
+    fn a_fetched_transform_is_asked_every_time_and_the_placement_is_always_its_own() {
+        let cache = TransformCache::default();
+        let a = Transform3D::new(
+            Basis::from_rows(
+                Vector3::new(2.0, 0.5, 0.0),
+                Vector3::new(0.0, 1.5, -0.25),
+                Vector3::new(0.1, 0.0, 3.0),
+            ),
+            Vector3::new(5.0, -2.0, 7.0),
+        );
+        let mut b = a;
+        b.origin.x = 5.5;
+        let mut zero = a;
+        zero.basis.rows[1] = Vector3::ZERO;
+        let mut negative_zero = b;
+        negative_zero.basis.rows[0].z = -0.0;
+        let asked = Cell::new(0);
+        for (i, t) in [a, a, b, zero, zero, a, negative_zero, b, b]
+            .into_iter()
+            .enumerate()
+        {
+            let got = cache.get_with(|| {
+                asked.set(asked.get() + 1);
+                t
+            });
+            assert_eq!(asked.get(), i + 1, "not cacheable: every query asks");
+            match (got, fresh(t)) {
+                (Some(p), Some([w, l])) => {
+                    assert!(
+                        same_bits(&p.to_world, &w) && same_bits(&p.to_local, &l),
+                        "query {i}"
+                    );
+                }
+                (None, None) => {}
+                _ => panic!("query {i}: singular in one and not the other"),
+            }
         }
     }
 }
