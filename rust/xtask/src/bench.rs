@@ -42,11 +42,43 @@ struct Script {
     timeout_s: u64,
 }
 
+impl Script {
+    /// A script run by `runner`, without fixtures or extra arguments, given 600 s.
+    const fn new(
+        name: &'static str,
+        ids: &'static [&'static str],
+        runner: Runner,
+        echo: &'static [&'static str],
+    ) -> Self {
+        Self {
+            name,
+            ids,
+            runner,
+            echo,
+            fixtures: &[],
+            args: &[],
+            timeout_s: 600,
+        }
+    }
+
+    const fn fixtures(self, fixtures: &'static [&'static str]) -> Self {
+        Self { fixtures, ..self }
+    }
+
+    const fn args(self, args: &'static [&'static str]) -> Self {
+        Self { args, ..self }
+    }
+
+    const fn timeout_s(self, timeout_s: u64) -> Self {
+        Self { timeout_s, ..self }
+    }
+}
+
 /// Every Godot benchmark script, in the order a full run takes them.
 const SCRIPTS: &[Script] = &[
-    Script {
-        name: "peers",
-        ids: &[
+    Script::new(
+        "peers",
+        &[
             "godot_load_cooked_1km",
             "godot_memory_1km_headless",
             "godot_get_height_call",
@@ -56,141 +88,108 @@ const SCRIPTS: &[Script] = &[
             "godot_raycast",
             "stroke_godot_20m",
         ],
-        runner: Runner::Headless,
-        echo: &["memory ", "calls: ", "calls (raw"],
-        fixtures: &["one_km"],
-        args: &[],
-        timeout_s: 1200,
-    },
+        Runner::Headless,
+        &["memory ", "calls: ", "calls (raw"],
+    )
+    .fixtures(&["one_km"])
+    .timeout_s(1200),
     // Compares against Jolt Physics, selected for this run through a temporary override.cfg
     // (tests/ uses Godot Physics): see `run_with_jolt`.
-    Script {
-        name: "raycast_fast",
-        ids: &["godot_raycast_fast", "godot_raycast_into"],
-        runner: Runner::Headless,
-        echo: &["raycast fast:"],
-        fixtures: &[],
-        args: &[],
-        timeout_s: 600,
-    },
-    Script {
-        name: "water",
-        ids: &[
+    Script::new(
+        "raycast_fast",
+        &["godot_raycast_fast", "godot_raycast_into"],
+        Runner::Headless,
+        &["raycast fast:"],
+    ),
+    Script::new(
+        "water",
+        &[
             "godot_water_sample",
             "godot_water_sample_into",
             "buoyancy_1000_bodies",
         ],
-        runner: Runner::Headless,
-        echo: &["water bench:"],
-        fixtures: &[],
-        args: &[],
-        timeout_s: 600,
-    },
+        Runner::Headless,
+        &["water bench:"],
+    ),
     // On the demo's river valley (`--demo=…`, see `script_command`).
-    Script {
-        name: "water_edit",
-        ids: &["stroke_water_demo"],
-        runner: Runner::Headless,
-        echo: &[],
-        fixtures: &[],
-        args: &[],
-        timeout_s: 600,
-    },
-    // Three loads in fresh processes, the median kept: see `large_world_median`.
-    Script {
-        name: "large_world",
-        ids: &["godot_load_cooked_4km", "godot_memory_4km"],
-        runner: Runner::Headless,
-        // Echoed for every one of the three runs by `large_world_median`.
-        echo: &[],
-        fixtures: &["four_km"],
-        args: &[],
-        timeout_s: 600,
-    },
-    Script {
-        name: "render_world",
-        ids: &[
+    Script::new("water_edit", &["stroke_water_demo"], Runner::Headless, &[]),
+    // Three loads in fresh processes, the median kept, their lines echoed for each run: see
+    // `large_world_median`.
+    Script::new(
+        "large_world",
+        &["godot_load_cooked_4km", "godot_memory_4km"],
+        Runner::Headless,
+        &[],
+    )
+    .fixtures(&["four_km"]),
+    Script::new(
+        "render_world",
+        &[
             "godot_memory_1km",
             "godot_memory_1km_first",
             "godot_memory_1km_mesh",
             "godot_frame_cpu_4km",
         ],
-        runner: Runner::Rendered,
-        echo: &["render world"],
-        fixtures: &["one_km", "four_km"],
-        args: &[],
-        timeout_s: 900,
-    },
-    Script {
-        name: "runtime_writes",
-        ids: &[
+        Runner::Rendered,
+        &["render world"],
+    )
+    .fixtures(&["one_km", "four_km"])
+    .timeout_s(900),
+    Script::new(
+        "runtime_writes",
+        &[
             "godot_set_heights_64",
             "godot_user_channel_tick",
             "godot_user_channel_query",
         ],
-        runner: Runner::Headless,
-        echo: &[],
-        fixtures: &[],
-        args: &[],
-        timeout_s: 600,
-    },
-    Script {
-        name: "lod_primitives",
-        ids: &["godot_lod_primitives", "godot_lod_primitives_gpu"],
-        runner: Runner::Rendered,
-        echo: &["lod primitives:", "lod accuracy:", "stroke rendered:"],
-        fixtures: &["one_km"],
-        args: &[],
-        timeout_s: 600,
-    },
+        Runner::Headless,
+        &[],
+    ),
+    Script::new(
+        "lod_primitives",
+        &["godot_lod_primitives", "godot_lod_primitives_gpu"],
+        Runner::Rendered,
+        &["lod primitives:", "lod accuracy:", "stroke rendered:"],
+    )
+    .fixtures(&["one_km"]),
     // The realistic shader against the tint shader on the shader lab's valley, same view.
-    Script {
-        name: "shader_cost",
-        ids: &["godot_shader_cost"],
-        runner: Runner::Rendered,
-        echo: &["shader cost:"],
-        fixtures: &[],
-        args: &["--resolution", "1280x720"],
-        timeout_s: 900,
-    },
+    Script::new(
+        "shader_cost",
+        &["godot_shader_cost"],
+        Runner::Rendered,
+        &["shader cost:"],
+    )
+    .args(&["--resolution", "1280x720"])
+    .timeout_s(900),
     // Rendered, so MultiMesh uploads reach the GPU.
-    Script {
-        name: "scatter",
-        ids: &[
+    Script::new(
+        "scatter",
+        &[
             "foliage_chunk_build",
             "foliage_thinning_frame",
             "godot_scatter_memory",
         ],
-        runner: Runner::Rendered,
-        echo: &["scatter:"],
-        fixtures: &[],
-        args: &[],
-        timeout_s: 600,
-    },
+        Runner::Rendered,
+        &["scatter:"],
+    ),
     // The Terrain Graph workspace in a real editor (tests_editor/cases/test_graph.gd).
-    Script {
-        name: "graph_ui",
-        ids: &["graph_ui_build_100"],
-        runner: Runner::Editor("test_graph.test_graph_ui_build_100"),
-        echo: &[],
-        fixtures: &[],
-        args: &[],
-        timeout_s: 0,
-    },
+    Script::new(
+        "graph_ui",
+        &["graph_ui_build_100"],
+        Runner::Editor("test_graph.test_graph_ui_build_100"),
+        &[],
+    ),
     // Brush ticks and undo in a real editor (tests_editor/cases/test_bench_edit.gd).
-    Script {
-        name: "editor",
-        ids: &[
+    Script::new(
+        "editor",
+        &[
             "editor_stroke_tick_20m",
             "editor_stroke_tick_128m",
             "editor_undo_stroke_128m",
         ],
-        runner: Runner::Editor("test_bench_edit."),
-        echo: &[],
-        fixtures: &[],
-        args: &[],
-        timeout_s: 0,
-    },
+        Runner::Editor("test_bench_edit."),
+        &[],
+    ),
 ];
 
 /// Runs every benchmark (with `--only=TEXT`, only the Godot benchmark scripts that print an
