@@ -173,21 +173,13 @@ pub(crate) fn encode_as(p: &PreparedTerrain, version: u32) -> Vec<u8> {
     body.extend_from_slice(&p.field.holes().to_le_bits());
     let n = grid.sample_count();
     if water_samples {
-        // The arrays are empty (a dry set) or one value per sample.
+        // The arrays are empty (a dry set: every owner 0, every surface 0.0, all zero bytes) or
+        // one value per sample.
         if p.water.owner.len() == n {
             arrays::put_u16s(body, &p.water.owner);
-        } else {
-            for i in 0..n {
-                body.extend_from_slice(&p.water.owner_at(i).to_le_bytes());
-            }
-        }
-        if p.water.surface.len() == n {
             arrays::put_f32s(body, &p.water.surface);
         } else {
-            for i in 0..n {
-                let s = p.water.surface.get(i).copied().unwrap_or(0.0);
-                body.extend_from_slice(&s.to_le_bytes());
-            }
+            body.resize(body.len() + n * (2 + 4), 0);
         }
     }
     arrays::put_f32s(body, &p.exclusion);
