@@ -458,20 +458,9 @@ fn peer_values(text: &str) -> Vec<String> {
 fn cook_fixture(dir: &Path, name: &str) -> Result<()> {
     let generated = dir.join("fixtures/generated");
     std::fs::create_dir_all(&generated)?;
-    let cli = crate::target_dir().join("release").join("ridgeline");
-    let out = proc::run_captured(
-        Command::new(cli)
-            .arg("cook")
-            .arg(dir.join(format!("bench/{name}.terrain.json")))
-            .arg("--out")
-            .arg(generated.join(format!("{name}.terrain.bin"))),
-        Duration::from_secs(600),
-        "",
-        true,
-    )?;
-    if !out.success() {
-        eprintln!("{}", out.text);
-        bail!("ridgeline cook of the bench fixture {name} failed");
-    }
-    Ok(())
+    crate::cook(
+        &dir.join(format!("bench/{name}.terrain.json")),
+        &generated.join(format!("{name}.terrain.bin")),
+    )
+    .with_context(|| format!("the bench fixture {name}"))
 }

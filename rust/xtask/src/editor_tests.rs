@@ -19,24 +19,11 @@ pub fn prepare(godot: &godot::Godot, name: &str) -> Result<(PathBuf, PathBuf)> {
     link_addon(&dir)?;
     let generated = dir.join("terrains/generated");
     std::fs::create_dir_all(&generated)?;
-    let cli = target_dir().join("release").join(if cfg!(windows) {
-        "ridgeline.exe"
-    } else {
-        "ridgeline"
-    });
-    let cooked = proc::run_captured(
-        Command::new(&cli)
-            .arg("cook")
-            .arg(dir.join("terrains/flat.terrain.json"))
-            .arg("--out")
-            .arg(generated.join("flat.terrain.bin")),
-        Duration::from_secs(120),
-        "  cook| ",
-        true,
-    )?;
-    if !cooked.success() {
-        bail!("cooking the editor test fixture failed:\n{}", cooked.text);
-    }
+    crate::cook(
+        &dir.join("terrains/flat.terrain.json"),
+        &generated.join("flat.terrain.bin"),
+    )
+    .context("the editor test fixture")?;
     let xdg = base.join("xdg");
     std::fs::create_dir_all(&xdg)?;
     project::import(godot, &dir)?;

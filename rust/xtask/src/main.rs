@@ -112,6 +112,30 @@ fn setup() -> Result<()> {
     Ok(())
 }
 
+/// Cooks the recipe `recipe` into the payload `out` with the release CLI (built by
+/// [`build_and_install`]); the CLI's output is shown only in the error when it fails.
+pub fn cook(recipe: &Path, out: &Path) -> Result<()> {
+    let cli = target_dir().join("release").join(if cfg!(windows) {
+        "ridgeline.exe"
+    } else {
+        "ridgeline"
+    });
+    let cooked = proc::run_captured(
+        Command::new(cli)
+            .arg("cook")
+            .arg(recipe)
+            .arg("--out")
+            .arg(out),
+        std::time::Duration::from_secs(600),
+        "",
+        true,
+    )?;
+    if !cooked.success() {
+        bail!("cooking {} failed:\n{}", recipe.display(), cooked.text);
+    }
+    Ok(())
+}
+
 /// Builds the extension in release mode and installs it into `addons/ridgeline/bin/`.
 /// Returns the installed path.
 pub fn build_and_install() -> Result<PathBuf> {

@@ -164,27 +164,12 @@ fn run_godot_suites(godot: &godot::Godot, tally: &mut Tally, filter: Option<&str
     // Cooked fixtures are made fresh (they carry the generator version).
     let generated = dir.join("fixtures/generated");
     std::fs::create_dir_all(&generated)?;
-    let cli = crate::target_dir().join("release").join(if cfg!(windows) {
-        "ridgeline.exe"
-    } else {
-        "ridgeline"
-    });
     for name in ["small", "scatter_cook", "biomes_cook", "painted_cook"] {
-        let cooked = proc::run_captured(
-            std::process::Command::new(&cli)
-                .arg("cook")
-                .arg(dir.join(format!("fixtures/{name}.terrain.json")))
-                .arg("--out")
-                .arg(generated.join(format!("{name}.terrain.bin"))),
-            Duration::from_secs(300),
-            "  cook| ",
-            true,
-        )?;
-        if !cooked.success() {
-            tally.problem(format!(
-                "cooking the test fixture {name} failed:\n{}",
-                cooked.text
-            ));
+        if let Err(e) = crate::cook(
+            &dir.join(format!("fixtures/{name}.terrain.json")),
+            &generated.join(format!("{name}.terrain.bin")),
+        ) {
+            tally.problem(format!("the test fixture {name}: {e:#}"));
         }
     }
     if let Err(e) = project::import(godot, &dir) {
