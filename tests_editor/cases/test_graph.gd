@@ -77,6 +77,24 @@ func test_a_opens_pinned_from_the_dock() -> void:
 	var list: ItemList = ws().find_child("ProblemList", true, false)
 	assert_true(list.get_item_text(0).contains("required heightfield input"), "listed")
 	assert_true(String((blend.find_child("Problems", true, false) as Label).text).contains("not connected"), "on the card")
+	assert_true(card("flat").find_child("Problems", true, false) == null, "a card without problems carries no problem label")
+	# A parameter at its default has no reset button; dragging its slider sets the value in the
+	# draft, keeps the card (focus stays) and shows the reset button; Reset removes the value.
+	var slider: EditorSpinSlider = amount.find_child("*", false, false)
+	assert_eq(slider.label, "amount", "the slider carries the name")
+	assert_true(amount.find_child("Reset", false, false) == null, "no reset at the default")
+	slider.value = 0.25
+	await frames(1)
+	assert_eq(float(node("blend").get("params", {}).get("amount", -1.0)), 0.25, "the drag sets the value")
+	assert_true(card("blend") == blend, "the card is kept while editing")
+	var reset: Button = amount.find_child("Reset", false, false)
+	assert_true(reset != null, "the reset button appears")
+	reset.pressed.emit()
+	await frames(2)
+	assert_true(not node("blend").get("params", {}).has("amount"), "Reset removes the value: %s" % node("blend"))
+	var row: Control = card("blend").find_child("param_amount", true, false)
+	assert_true(row.find_child("Reset", false, false) == null, "and its button")
+	assert_eq((row.find_child("*", false, false) as EditorSpinSlider).value, 1.0, "the slider shows the default")
 
 
 func test_connect_refuse_replace_and_undo() -> void:
@@ -504,3 +522,4 @@ func test_graph_ui_build_100() -> void:
 	assert_eq(canvas().get_connection_list().size(), 99, "99 wires")
 	print("bench graph_ui_build_100 ours=%.2f peer=- ratio=- unit=ms" % best)
 	assert_true(best < 1000.0, "builds in well under a second (%.1f ms)" % best)
+

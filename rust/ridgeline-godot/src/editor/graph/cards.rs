@@ -1,6 +1,6 @@
 //! One GraphNode card per draft node, built from its catalogue entry: a row per input/output
 //! pin (ports coloured by kind), the parameters, the Terrain Output's active-output toggle, a
-//! comment's text, and the node's problems.
+//! comment's text, and the node's problems (on first use).
 
 use super::params;
 use super::workspace::kind_style;
@@ -80,15 +80,14 @@ pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
         .unwrap_or_default();
     let rows = inputs.len().max(outputs.len());
     for i in 0..rows {
-        let mut row = HBoxContainer::new_alloc();
-        let mut left = Label::new_alloc();
-        left.set_h_size_flags(SizeFlags::EXPAND_FILL);
-        if let Some((name, kind)) = inputs.get(i) {
+        let input = inputs.get(i).map(|(name, kind)| {
             let opt = if required.get(i).copied().unwrap_or(false) {
                 ""
             } else {
                 " (optional)"
             };
+            let mut left = Label::new_alloc();
+            left.set_h_size_flags(SizeFlags::EXPAND_FILL);
             left.set_text(name);
             left.set_tooltip_text(&format!(
                 "input `{name}`: {kind}{opt}\nClick to pick its source from the compatible outputs"
@@ -101,17 +100,29 @@ pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
                     &VarArray::from(&[r.node.id.to_variant(), name.to_variant()]),
                 ),
             );
-        }
-        row.add_child(&left);
-        let mut right = Label::new_alloc();
-        right.set_horizontal_alignment(HorizontalAlignment::RIGHT);
-        if let Some((name, kind)) = outputs.get(i) {
+            left
+        });
+        let output = outputs.get(i).map(|(name, kind)| {
+            let mut right = Label::new_alloc();
+            right.set_h_size_flags(SizeFlags::EXPAND_FILL);
+            right.set_horizontal_alignment(HorizontalAlignment::RIGHT);
             right.set_text(name);
             right.set_tooltip_text(&format!("output `{name}`: {kind}"));
             right.set_mouse_filter(godot::classes::control::MouseFilter::PASS);
+            right
+        });
+        // A row with one pin is that pin's label alone (fewer controls: every control costs
+        // the editor ~0.1 ms to enter the tree, `graph_ui_build_100`).
+        match (input, output) {
+            (Some(left), Some(right)) => {
+                let mut row = HBoxContainer::new_alloc();
+                row.add_child(&left);
+                row.add_child(&right);
+                card.add_child(&row);
+            }
+            (Some(one), None) | (None, Some(one)) => card.add_child(&one),
+            (None, None) => {}
         }
-        row.add_child(&right);
-        card.add_child(&row);
         let (lt, lc) = inputs
             .get(i)
             .map(|(_, k)| kind_style(k))
@@ -172,22 +183,31 @@ pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
         let row: Gd<Control> = params::row(plugin, id, spec, r.node.params.get(params::name(spec)));
         card.add_child(&row);
     }
-    let mut problems = Label::new_alloc();
-    problems.set_name("Problems");
-    problems.set_autowrap_mode(AutowrapMode::WORD_SMART);
-    problems.set_custom_minimum_size(Vector2::new(200.0, 0.0));
-    problems.add_theme_color_override("font_color", Color::from_rgb(1.0, 0.55, 0.45));
-    problems.set_visible(false);
-    card.add_child(&problems);
     card
 }
 
-/// Shows `messages` at the bottom of the card (hidden when there are none).
+/// Shows `messages` at the bottom of the card, above the footer (hidden when there are none).
+/// The label is created on first use: cards without problems carry none.
 pub fn show_problems(card: &Gd<GraphNode>, messages: &[String]) {
-    if let Some(mut l) = card.try_get_node_as::<Label>("Problems") {
-        l.set_text(&messages.join("\n"));
-        l.set_visible(!messages.is_empty());
-    }
+    let mut label = match card.try_get_node_as::<Label>("Problems") {
+        Some(l) => l,
+        None if messages.is_empty() => return,
+        None => {
+            let mut l = Label::new_alloc();
+            l.set_name("Problems");
+            l.set_autowrap_mode(AutowrapMode::WORD_SMART);
+            l.set_custom_minimum_size(Vector2::new(200.0, 0.0));
+            l.add_theme_color_override("font_color", Color::from_rgb(1.0, 0.55, 0.45));
+            let mut c = card.clone();
+            c.add_child(&l);
+            if let Some(footer) = card.get_node_or_null("Footer") {
+                c.move_child(&l, footer.get_index());
+            }
+            l
+        }
+    };
+    label.set_text(&messages.join("\n"));
+    label.set_visible(!messages.is_empty());
 }
 
 /// Shows `text` (the last run's time or "reused") in the card's footer, or removes the footer.

@@ -4,6 +4,7 @@
 
 use super::params;
 use crate::editor::plugin::RidgelineEditorPlugin;
+use godot::classes::Control;
 use godot::prelude::*;
 use serde_json::Value;
 
@@ -26,6 +27,7 @@ impl RidgelineEditorPlugin {
         self.graph_value_edit(&format!("Set {id}.{name}"), &id, |d| {
             d.set_param(&id, &name, Some(v))
         });
+        self.graph_show_param_set(&id, &name);
     }
 
     /// Card: a parameter's reset button.
@@ -59,6 +61,7 @@ impl RidgelineEditorPlugin {
         self.graph_value_edit(&format!("Set {id}.{name}"), &id, |d| {
             d.set_param(&id, &name, Some(current))
         });
+        self.graph_show_param_set(&id, &name);
     }
 
     /// Card: **+ point**.
@@ -130,6 +133,26 @@ impl RidgelineEditorPlugin {
 }
 
 impl RidgelineEditorPlugin {
+    /// After a value control's edit (the card is kept, not rebuilt): the row of `id`.`name`
+    /// shows that the value is set (its reset button appears).
+    fn graph_show_param_set(&self, id: &str, name: &str) {
+        let me = self.to_gd().upcast::<Object>();
+        let Some(w) = self.graph.as_ref() else { return };
+        if !w
+            .draft
+            .node(id)
+            .is_some_and(|n| n.params.contains_key(name))
+        {
+            return;
+        }
+        if let Some(mut row) = w
+            .card(id)
+            .and_then(|c| c.try_get_node_as::<Control>(&format!("param_{name}")))
+        {
+            params::show_set(&me, id, &mut row);
+        }
+    }
+
     pub(super) fn graph_param_spec(&self, id: &str, name: &str) -> Option<Value> {
         let w = self.graph.as_ref()?;
         let n = w.draft.node(id)?;
