@@ -10,9 +10,42 @@ use godot::prelude::*;
 use ridgeline_core::formats::{layer_files, layer_import};
 use std::path::PathBuf;
 
-/// `dir` as a file-system path (`res://` and `user://` globalized).
-fn folder(dir: &GString) -> PathBuf {
-    PathBuf::from(ProjectSettings::singleton().globalize_path(dir).to_string())
+/// `dir` as a file-system path (`res://` and `user://` globalized). Refused: an empty path
+/// (it would mean the project folder itself), control characters, and a `res://` or `user://`
+/// path whose `..` climb above its root (the files would land outside the project or the
+/// user folder).
+fn folder(dir: &GString) -> Result<PathBuf, String> {
+    let text = dir.to_string();
+    let shown: String = text.chars().take(80).collect();
+    if text.trim().is_empty() {
+        return Err("the folder path is empty; give a folder such as res://layers".into());
+    }
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "the folder path `{}` contains the control character U+{:04X}",
+            shown.escape_debug(),
+            c as u32
+        ));
+    }
+    for root in ["res://", "user://"] {
+        let Some(rest) = text.strip_prefix(root) else {
+            continue;
+        };
+        let mut depth = 0i32;
+        for part in rest.split(['/', '\\']) {
+            match part {
+                "" | "." => {}
+                ".." if depth == 0 => {
+                    return Err(format!("the folder path `{shown}` climbs above {root}"));
+                }
+                ".." => depth -= 1,
+                _ => depth += 1,
+            }
+        }
+    }
+    Ok(PathBuf::from(
+        ProjectSettings::singleton().globalize_path(dir).to_string(),
+    ))
 }
 
 #[godot_api(secondary)]
@@ -24,8 +57,9 @@ impl Terrain3D {
     /// pixel per sample. `layers` selects groups by bit (-1: all): 1 heightmap, 2 surface,
     /// 4 splat weights, 8 user channels, 16 water depth, 32 foliage density. Only files whose
     /// bytes differ from the folder's are written, each atomically. Returns the paths written
-    /// (empty when nothing changed); empty with an error when the terrain has no surface yet
-    /// or a file cannot be written. See docs/formats.md for the layout.
+    /// (empty when nothing changed); empty with an error when the terrain has no surface yet,
+    /// a file cannot be written, or `dir` is refused (empty, control characters, `..` above
+    /// `res://` or `user://`). See docs/formats.md for the layout.
     #[func]
     pub fn export_layers(
         &mut self,
@@ -75,14 +109,15 @@ impl Terrain3D {
         let groups = if layers < 0 {
             layer_files::ALL_GROUPS
         } else {
-            layers as u32 & layer_files::ALL_GROUPS
+            // Bits above 32 would be cut off by a cast and could select layers by accident.
+            u32::try_from(layers).unwrap_or(0) & layer_files::ALL_GROUPS
         };
         if groups == 0 {
             return Err(format!("layers {layers} selects no layer (bits 1..=32)"));
         }
         let session = self.session()?;
         let s = lock(&session).map_err(|_| "the edit session is unusable".to_string())?;
-        let files = layer_files::export(&s, &folder(dir), groups).map_err(|e| e.to_string())?;
+        let files = layer_files::export(&s, &folder(dir)?, groups).map_err(|e| e.to_string())?;
         Ok(files
             .into_iter()
             .filter(|f| f.written)
@@ -93,7 +128,7 @@ impl Terrain3D {
     /// [method import_layers]: the number of strokes applied (0: the layers already match), or
     /// the located error (nothing changed).
     pub(crate) fn import_layers_counted(&mut self, dir: &GString) -> Result<usize, String> {
-        let path = folder(dir);
+        let path = folder(dir)?;
         let mut count = 0;
         let mut error = None;
         let ok = self.edit("import_layers", |s| {
