@@ -29,12 +29,40 @@ func _depth(x: float, z: float) -> float:
 	return t.call("get_water_depth", t.global_position + Vector3(x, 0.0, z))
 
 
+## The dock's **Level surface** check box.
+func _level_box() -> CheckBox:
+	var found := EditorInterface.get_base_control().find_children("WaterLevel", "CheckBox", true, false)
+	return found[0] if not found.is_empty() else null
+
+
+## Whether the dock's brush row labelled `text` is shown.
+func _row_shown(text: String) -> bool:
+	for l in _level_box().get_parent().find_children("*", "Label", false, false):
+		if (l as Label).text == text:
+			return (l as Label).is_visible_in_tree()
+	return false
+
+
 func test_water_tool_paints_a_level_pond_shift_removes_and_undo_steps_back() -> void:
 	await _setup()
 	plugin.call("set_tool", "raise")
 	await key(KEY_L)
 	assert_eq(plugin.call("get_tool"), "water", "L selects Water")
 	assert_eq(plugin.call("get_brush")["water_level"], 1.0, "level mode is on by default")
+	# The dock shows the rows the tool reads: the level as a check box, no slope limits.
+	var level_box := _level_box()
+	assert_true(level_box != null and level_box.is_visible_in_tree() and level_box.button_pressed, "Level surface is a checked box")
+	level_box.toggled.emit(false)
+	assert_eq(plugin.call("get_brush")["water_level"], 0.0, "unchecking turns level mode off")
+	level_box.toggled.emit(true)
+	assert_eq(plugin.call("get_brush")["water_level"], 1.0, "and on again")
+	assert_true(not _row_shown("Slope min (°)"), "water reads no slope limits")
+	assert_true(_row_shown("Water depth (m)"), "but the depth")
+	plugin.call("set_tool", "raise")
+	await frames(1)
+	assert_true(not (_row_shown("Water depth (m)") or level_box.is_visible_in_tree()), "Raise hides the water rows")
+	assert_true(_row_shown("Slope min (°)"), "and shows the slope limits")
+	await key(KEY_L)
 	var centre := at(t, 32, 32)
 	var from := screen_of(at(t, 26, 32))
 	var to := screen_of(at(t, 38, 32))

@@ -5,12 +5,13 @@ use super::tools::{Brush, SIZE_RANGE, TOOLS, Tool};
 use godot::classes::control::SizeFlags;
 use godot::classes::scroll_container::ScrollMode;
 use godot::classes::{
-    Button, ButtonGroup, Control, GridContainer, HFlowContainer, HSeparator, Label, OptionButton,
-    ProgressBar, ScrollContainer, SpinBox, TabContainer, VBoxContainer,
+    Button, ButtonGroup, CheckBox, Control, GridContainer, HFlowContainer, HSeparator, Label,
+    OptionButton, ProgressBar, ScrollContainer, SpinBox, TabContainer, VBoxContainer,
 };
 use godot::prelude::*;
 
 /// A brush field of the dock: key (as in [`Brush::to_json`]), label, range, step.
+/// Only the rows the current tool reads are shown ([`Tool::reads`]).
 const FIELDS: [(&str, &str, f64, f64, f64); 10] = [
     ("size", "Size (m)", SIZE_RANGE.0, SIZE_RANGE.1, 0.1),
     ("strength", "Strength", 0.0, 1.0, 0.01),
@@ -27,7 +28,8 @@ const FIELDS: [(&str, &str, f64, f64, f64); 10] = [
     ("slope_max", "Slope max (°)", 0.0, 90.0, 0.5),
     ("density", "Density", 0.0, 1.0, 0.01),
     ("water_depth", "Water depth (m)", 0.0, 8.0, 0.1),
-    ("water_level", "Level (1 on, 0 off)", 0.0, 1.0, 1.0),
+    // A check box (on: 1, off: 0).
+    ("water_level", "Level surface", 0.0, 1.0, 1.0),
 ];
 
 /// The hotkeys, as the dock lists them.
@@ -47,7 +49,8 @@ pub struct Dock {
     idle: Gd<Label>,
     status: Gd<Label>,
     buttons: Vec<(Tool, Gd<Button>)>,
-    spins: Vec<(&'static str, Gd<SpinBox>)>,
+    /// The brush rows: key, label, control (a spin box, or the check box of `water_level`).
+    rows: Vec<(&'static str, Gd<Label>, Gd<Control>)>,
     /// The generation progress bar.
     pub progress: Gd<ProgressBar>,
     /// Biome paint's swatches (filled by [`super::biome_palette`]).
@@ -155,19 +158,36 @@ impl Dock {
         page.add_child(&label("Brush"));
         let mut grid = GridContainer::new_alloc();
         grid.set_columns(2);
-        let mut spins = Vec::new();
+        let mut rows = Vec::new();
         for (key, text, lo, hi, step) in FIELDS {
-            grid.add_child(&label(text));
-            let mut s = SpinBox::new_alloc();
-            s.set_min(lo);
-            s.set_max(hi);
-            s.set_step(step);
-            s.set_h_size_flags(SizeFlags::EXPAND_FILL);
-            let call = Callable::from_object_method(plugin, "_on_brush_value")
-                .bindv(&VarArray::from(&[key.to_variant()]));
-            s.connect("value_changed", &call);
-            grid.add_child(&s);
-            spins.push((key, s));
+            let name = label(text);
+            grid.add_child(&name);
+            let control: Gd<Control> = if key == "water_level" {
+                let mut c = CheckBox::new_alloc();
+                c.set_name("WaterLevel");
+                c.set_text("to target height");
+                c.set_tooltip_text(
+                    "On: the water's surface moves toward the target height too (Ctrl+click picks it), so a pond painted into a dip comes out flat and full. Off: only the depth is painted",
+                );
+                c.connect(
+                    "toggled",
+                    &Callable::from_object_method(plugin, "_on_brush_toggle")
+                        .bindv(&VarArray::from(&[key.to_variant()])),
+                );
+                c.upcast()
+            } else {
+                let mut s = SpinBox::new_alloc();
+                s.set_min(lo);
+                s.set_max(hi);
+                s.set_step(step);
+                s.set_h_size_flags(SizeFlags::EXPAND_FILL);
+                let call = Callable::from_object_method(plugin, "_on_brush_value")
+                    .bindv(&VarArray::from(&[key.to_variant()]));
+                s.connect("value_changed", &call);
+                s.upcast()
+            };
+            grid.add_child(&control);
+            rows.push((key, name, control));
         }
         grid.add_child(&label("Mask"));
         let mut mask_option = option(
@@ -262,7 +282,7 @@ impl Dock {
             idle,
             status,
             buttons,
-            spins,
+            rows,
             progress,
             biome_swatches,
             biome_section,
@@ -288,27 +308,17 @@ impl Dock {
             b.set_pressed_no_signal(*t == tool);
         }
         let values = brush.to_json();
-        for (key, s) in &mut self.spins {
-            if let Some(v) = values.get(*key).and_then(|v| v.as_f64()) {
+        for (key, name, control) in &mut self.rows {
+            let shown = tool.reads(key);
+            name.set_visible(shown);
+            control.set_visible(shown);
+            let Some(v) = values.get(*key).and_then(|v| v.as_f64()) else {
+                continue;
+            };
+            if let Ok(mut s) = control.clone().try_cast::<SpinBox>() {
                 s.set_value_no_signal(v);
-            }
-            if *key == "target_height" {
-                s.set_editable(tool.picks_height());
-            }
-            if key.starts_with("water_") {
-                s.set_editable(tool == Tool::Water);
-            }
-            let foliage = matches!(tool, Tool::FoliagePaint | Tool::FoliageRestore);
-            if key.starts_with("slope_") {
-                let water = matches!(tool, Tool::Water | Tool::WaterRemove);
-                s.set_editable(!matches!(tool, Tool::Hole | Tool::FillHole) && !foliage && !water);
-            }
-            if *key == "density" {
-                s.set_editable(tool == Tool::FoliagePaint);
-            }
-            // Convert reads only the size (its pick radius).
-            if tool == Tool::ConvertObject && *key != "size" {
-                s.set_editable(false);
+            } else if let Ok(mut c) = control.clone().try_cast::<CheckBox>() {
+                c.set_pressed_no_signal(v >= 0.5);
             }
         }
         self.biome_section.set_visible(tool == Tool::BiomePaint);

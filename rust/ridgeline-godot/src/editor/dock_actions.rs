@@ -17,6 +17,12 @@ impl RidgelineEditorPlugin {
         self.set_tool(name);
     }
 
+    /// Dock: a brush check box changed (`water_level`: 1 on, 0 off).
+    #[func]
+    fn _on_brush_toggle(&mut self, pressed: bool, key: GString) {
+        self._on_brush_value(if pressed { 1.0 } else { 0.0 }, key);
+    }
+
     /// Dock: a brush value changed.
     #[func]
     fn _on_brush_value(&mut self, value: f64, key: GString) {

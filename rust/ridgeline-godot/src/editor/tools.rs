@@ -219,6 +219,32 @@ impl Tool {
         matches!(self, Tool::SetHeight | Tool::Water)
     }
 
+    /// Whether the tool reads the brush field `key` (as [`Brush::to_json`] names it): the dock
+    /// shows only those rows. Shift's inverted tools read what their base tool does, so holding
+    /// Shift does not move the dock's rows; tool None shows the common brush.
+    pub fn reads(self, key: &str) -> bool {
+        use Tool::*;
+        let t = match self {
+            FoliageRestore => FoliagePaint,
+            WaterRemove => Water,
+            t => t,
+        };
+        match key {
+            "size" => true,
+            "strength" | "falloff" => t != ConvertObject,
+            // A ramp is two clicks, not a dragged line of stamps.
+            "spacing" => !matches!(t, ConvertObject | Ramp),
+            "target_height" => t.picks_height(),
+            // Holes are cut per cell, foliage has its own slope limit, water reads no heights.
+            "slope_min" | "slope_max" => {
+                !matches!(t, Hole | FillHole | FoliagePaint | Water | ConvertObject)
+            }
+            "density" => t == FoliagePaint,
+            "water_depth" | "water_level" => t == Water,
+            _ => false,
+        }
+    }
+
     /// The stroke type the core applies (`None`: the tool writes no stroke).
     pub fn stroke_type(self) -> Option<&'static str> {
         match self {

@@ -260,3 +260,85 @@ fn the_water_tool_paints_a_level_pond_and_shift_removes_water() {
     assert!(v.get("level").is_none(), "removing moves no surface");
     assert!(label(Tool::Water, &brush, None, None).contains("level 12.0 m"));
 }
+
+#[test]
+fn the_dock_shows_the_fields_a_tool_reads() {
+    let shown = |t: Tool| -> Vec<&str> {
+        [
+            "size",
+            "strength",
+            "falloff",
+            "spacing",
+            "target_height",
+            "slope_min",
+            "slope_max",
+            "density",
+            "water_depth",
+            "water_level",
+        ]
+        .into_iter()
+        .filter(|k| t.reads(k))
+        .collect()
+    };
+    let common = [
+        "size",
+        "strength",
+        "falloff",
+        "spacing",
+        "slope_min",
+        "slope_max",
+    ];
+    assert_eq!(shown(Tool::Raise), common);
+    assert_eq!(shown(Tool::None), common);
+    assert_eq!(
+        shown(Tool::SetHeight),
+        [
+            "size",
+            "strength",
+            "falloff",
+            "spacing",
+            "target_height",
+            "slope_min",
+            "slope_max"
+        ]
+    );
+    assert_eq!(
+        shown(Tool::Water),
+        [
+            "size",
+            "strength",
+            "falloff",
+            "spacing",
+            "target_height",
+            "water_depth",
+            "water_level"
+        ]
+    );
+    assert_eq!(
+        shown(Tool::FoliagePaint),
+        ["size", "strength", "falloff", "spacing", "density"]
+    );
+    assert_eq!(
+        shown(Tool::Hole),
+        ["size", "strength", "falloff", "spacing"]
+    );
+    assert_eq!(
+        shown(Tool::Ramp),
+        ["size", "strength", "falloff", "slope_min", "slope_max"]
+    );
+    assert_eq!(shown(Tool::ConvertObject), ["size"]);
+    // Shift's inverted tools keep their base tool's rows: the dock does not jump.
+    assert_eq!(shown(Tool::WaterRemove), shown(Tool::Water));
+    assert_eq!(shown(Tool::FoliageRestore), shown(Tool::FoliagePaint));
+    // Every field a stroke carries is shown for its tool.
+    for t in TOOLS {
+        let Some(v) = stroke_json(t, &Brush::default(), &Target::default(), &[[0.0, 0.0]]) else {
+            continue;
+        };
+        for (key, field) in [("slope_min", "slope_min"), ("density", "density")] {
+            if v.get(field).is_some() {
+                assert!(t.reads(key), "{t:?} writes {field} but hides {key}");
+            }
+        }
+    }
+}
