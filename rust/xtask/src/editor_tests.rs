@@ -16,6 +16,13 @@ pub fn prepare(godot: &godot::Godot, name: &str) -> Result<(PathBuf, PathBuf)> {
     let _ = std::fs::remove_dir_all(&base);
     let dir = base.join("project");
     copy_dir(&repo_root().join("tests_editor"), &dir)?;
+    // The API fuzz helpers are shared with the runtime tests (one copy, in `tests/lib`).
+    for shared in ["hostile_values.gd", "panic_log.gd"] {
+        std::fs::copy(
+            repo_root().join("tests/lib").join(shared),
+            dir.join("lib").join(shared),
+        )?;
+    }
     link_addon(&dir)?;
     let generated = dir.join("terrains/generated");
     std::fs::create_dir_all(&generated)?;
