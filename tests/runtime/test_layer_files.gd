@@ -82,3 +82,17 @@ func test_a_bad_file_is_refused_and_changes_nothing() -> void:
 	assert_false(dst.import_layers("user://layer_files_test/no_such_folder"), "a folder without layer files is refused")
 	src.queue_free()
 	dst.queue_free()
+
+
+func test_folders_outside_the_project_are_refused() -> void:
+	var terrain := _terrain()
+	var before := _all(terrain)
+	for dir in ["", "   ", "res://a/../../outside", "user://../escape", "res://layers\u0007", "user://x/../../y"]:
+		assert_eq(terrain.export_layers(dir), PackedStringArray(), "export into %s is refused" % dir.c_escape())
+		assert_false(terrain.import_layers(dir), "import from %s is refused" % dir.c_escape())
+	for d in ["res://", "res://..", "user://.."]:
+		assert_false(FileAccess.file_exists(d.path_join("layers.json")), "nothing written in %s" % d)
+	assert_eq(_all(terrain), before, "the terrain is unchanged")
+	# `..` inside the root is fine.
+	var ok := _fresh_dir("inside") + "/sub/.."
+	assert_true(terrain.export_layers(ok).size() > 0, "export into %s writes" % ok)

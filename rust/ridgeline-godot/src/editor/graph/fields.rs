@@ -149,7 +149,7 @@ impl RidgelineEditorPlugin {
             .card(id)
             .and_then(|c| c.try_get_node_as::<Control>(&format!("param_{name}")))
         {
-            params::show_set(&me, id, &mut row);
+            params::show_set(&me, id, name, &mut row);
         }
     }
 

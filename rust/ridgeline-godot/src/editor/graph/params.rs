@@ -226,22 +226,20 @@ pub fn row(plugin: &Gd<Object>, id: &str, spec: &Value, value: Option<&Value>) -
     row.add_child(&editor);
     let mut row = row.upcast::<Control>();
     if value.is_some() {
-        show_set(plugin, id, &mut row);
+        show_set(plugin, id, pname, &mut row);
     }
     row
 }
 
-/// Marks parameter row `row` of node `id` as set (its value differs from the default): the name
-/// in the highlight colour and a reset button (added once).
-pub fn show_set(plugin: &Gd<Object>, id: &str, row: &mut Gd<Control>) {
+/// Marks the row of parameter `pname` of node `id` as set in the recipe (the default no longer
+/// applies): a non-number's name in the highlight colour, and a reset button (added once).
+pub fn show_set(plugin: &Gd<Object>, id: &str, pname: &str, row: &mut Gd<Control>) {
     if row.has_node("Reset") {
         return;
     }
     if let Some(mut label) = row.try_get_node_as::<Label>("Name") {
         label.add_theme_color_override("font_color", Color::from_rgb(0.95, 0.85, 0.55));
     }
-    let pname = row.get_name().to_string();
-    let pname = pname.strip_prefix("param_").unwrap_or(&pname);
     let mut reset = Button::new_alloc();
     reset.set_name("Reset");
     crate::editor::icons::set_icon(&mut reset, "Reload", "Reset");
