@@ -53,3 +53,12 @@ func assert_near(actual: float, expected: float, tolerance: float, message: Stri
 	_assertions += 1
 	if not (absf(actual - expected) <= tolerance):
 		_failures.append("%s: expected %s ± %s, got %s" % [message, expected, tolerance, actual])
+
+
+## A Terrain3D generating `recipe` (inline JSON), added as a child of the test and generated.
+func recipe_terrain(recipe: String) -> Terrain3D:
+	var terrain := Terrain3D.new()
+	terrain.recipe = recipe
+	add_child(terrain)
+	terrain.wait_for_generation()
+	return terrain

@@ -20,11 +20,7 @@ func _exit_tree() -> void:
 
 
 func _terrain() -> Terrain3D:
-	var t := Terrain3D.new()
-	t.recipe = RECIPE
-	add_child(t)
-	t.wait_for_generation()
-	return t
+	return recipe_terrain(RECIPE)
 
 
 ## A fresh receiver of `cls` (Nodes in the tree; a terrain generated).

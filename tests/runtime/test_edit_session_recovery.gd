@@ -8,11 +8,7 @@ const RECIPE := '{"size": [64, 64], "resolution": [32, 32], "seed": 8, "chunk_ce
 
 
 func _terrain() -> Terrain3D:
-	var terrain := Terrain3D.new()
-	terrain.recipe = RECIPE
-	add_child(terrain)
-	terrain.wait_for_generation()
-	return terrain
+	return recipe_terrain(RECIPE)
 
 
 func _heights(terrain: Terrain3D) -> PackedFloat32Array:

@@ -10,11 +10,7 @@ const SOLID := Vector3(55, 0, 41)
 
 
 func _terrain() -> Terrain3D:
-	var terrain := Terrain3D.new()
-	terrain.recipe = RECIPE
-	add_child(terrain)
-	terrain.wait_for_generation()
-	return terrain
+	return recipe_terrain(RECIPE)
 
 
 func _physics_hit(terrain: Terrain3D, at: Vector3) -> Dictionary:

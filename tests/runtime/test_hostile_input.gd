@@ -6,11 +6,7 @@ const RECIPE := '{"size": [32, 32], "resolution": [16, 16], "seed": 3}'
 
 
 func _terrain() -> Terrain3D:
-	var terrain := Terrain3D.new()
-	terrain.recipe = RECIPE
-	add_child(terrain)
-	terrain.wait_for_generation()
-	return terrain
+	return recipe_terrain(RECIPE)
 
 
 func _still_works(terrain: Terrain3D, what: String) -> void:

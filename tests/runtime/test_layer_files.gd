@@ -7,11 +7,7 @@ const NAMES := ["heightmap.png", "surface.png", "splat-0.png", "splat-1.png", "s
 
 
 func _terrain() -> Terrain3D:
-	var terrain := Terrain3D.new()
-	terrain.recipe = RECIPE
-	add_child(terrain)
-	terrain.wait_for_generation()
-	return terrain
+	return recipe_terrain(RECIPE)
 
 
 func _fresh_dir(name: String) -> String:

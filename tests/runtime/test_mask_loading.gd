@@ -6,11 +6,7 @@ const RECIPE := '{"size": [32, 32], "resolution": [16, 16], "seed": 4}'
 
 
 func _terrain() -> Terrain3D:
-	var terrain := Terrain3D.new()
-	terrain.recipe = RECIPE
-	add_child(terrain)
-	terrain.wait_for_generation()
-	return terrain
+	return recipe_terrain(RECIPE)
 
 
 func test_a_png_mask_applies() -> void:

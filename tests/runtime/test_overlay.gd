@@ -7,11 +7,7 @@ const RECIPE := '{"size": [64, 64], "resolution": [64, 64], "seed": 3, "chunk_ce
 
 
 func _terrain() -> Terrain3D:
-	var t := Terrain3D.new()
-	t.recipe = RECIPE
-	add_child(t)
-	t.wait_for_generation()
-	return t
+	return recipe_terrain(RECIPE)
 
 
 func _exclusion_at(t: Terrain3D, x: int, z: int) -> float:

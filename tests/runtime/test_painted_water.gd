@@ -8,11 +8,7 @@ const RECIPE := '{"size": [128, 96], "resolution": [64, 48], "seed": 5, "chunk_c
 
 
 func _terrain() -> Terrain3D:
-	var terrain := Terrain3D.new()
-	terrain.recipe = RECIPE
-	add_child(terrain)
-	terrain.wait_for_generation()
-	return terrain
+	return recipe_terrain(RECIPE)
 
 
 ## World position of sample (x, z) (2 m spacing, unit transform).

@@ -6,11 +6,7 @@ const RECIPE := '{"size": [128, 96], "resolution": [64, 48], "seed": 5, "chunk_c
 
 
 func _terrain() -> Terrain3D:
-	var terrain := Terrain3D.new()
-	terrain.recipe = RECIPE
-	add_child(terrain)
-	terrain.wait_for_generation()
-	return terrain
+	return recipe_terrain(RECIPE)
 
 
 func _all(terrain: Terrain3D) -> PackedFloat32Array:
