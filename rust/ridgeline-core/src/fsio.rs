@@ -302,8 +302,9 @@ fn absolute(p: &Path) -> PathBuf {
         .unwrap_or_else(|_| p.to_path_buf())
 }
 
-/// Lexically normalises `p` (removes `.`, applies `..`); `None` when `..` climbs above its root.
-fn normalise(p: &Path) -> Option<PathBuf> {
+/// Lexically normalises `p` (removes `.`, applies `..`); `None` when `..` climbs above its root
+/// (for a relative `p`: above the folder it is relative to).
+pub fn normalise(p: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {

@@ -8,7 +8,8 @@ use super::edit_session::lock;
 use godot::classes::ProjectSettings;
 use godot::prelude::*;
 use ridgeline_core::formats::{layer_files, layer_import};
-use std::path::PathBuf;
+use ridgeline_core::fsio;
+use std::path::{Path, PathBuf};
 
 /// `dir` as a file-system path (`res://` and `user://` globalized). Refused: an empty path
 /// (it would mean the project folder itself), control characters, and a `res://` or `user://`
@@ -28,19 +29,10 @@ fn folder(dir: &GString) -> Result<PathBuf, String> {
         ));
     }
     for root in ["res://", "user://"] {
-        let Some(rest) = text.strip_prefix(root) else {
-            continue;
-        };
-        let mut depth = 0i32;
-        for part in rest.split(['/', '\\']) {
-            match part {
-                "" | "." => {}
-                ".." if depth == 0 => {
-                    return Err(format!("the folder path `{shown}` climbs above {root}"));
-                }
-                ".." => depth -= 1,
-                _ => depth += 1,
-            }
+        if let Some(rest) = text.strip_prefix(root)
+            && fsio::normalise(Path::new(rest)).is_none()
+        {
+            return Err(format!("the folder path `{shown}` climbs above {root}"));
         }
     }
     Ok(PathBuf::from(
