@@ -48,6 +48,7 @@ pub fn isolate(cmd: &mut Command, xdg: &Path) {
 /// Runs the editor tests (`filter`: a substring of `file.test_name`); returns the output.
 pub fn run(godot: &godot::Godot, filter: Option<&str>) -> Result<proc::Captured> {
     let (dir, xdg) = prepare(godot, "editor-tests")?;
+    copy_shipped_graphs(&dir.join("shipped"))?;
     eprintln!("xtask: Godot editor tests (godot --editor --headless)");
     let mut cmd = godot.command();
     isolate(&mut cmd, &xdg);
@@ -120,6 +121,29 @@ pub fn shot(godot: &godot::Godot) -> Result<()> {
         eprintln!("xtask: editor screenshot attempt {attempt} failed");
         if attempt == 2 {
             bail!("no editor screenshot:\n{}", run.text);
+        }
+    }
+    Ok(())
+}
+
+/// The graphs Ridgeline ships — built-in presets, `docs/examples`, the demo's terrains — as
+/// `.txt` files under `to` (so the editor does not take them for terrain assets), for
+/// `test_graph_layout.gd`.
+fn copy_shipped_graphs(to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    let root = repo_root();
+    for (folder, prefix) in [
+        ("rust/ridgeline-core/src/recipe/presets", "preset-"),
+        ("docs/examples", "example-"),
+        ("demo_project/terrains", "demo-"),
+    ] {
+        for e in std::fs::read_dir(root.join(folder))? {
+            let path = e?.path();
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if name.ends_with(".json") {
+                std::fs::copy(&path, to.join(format!("{prefix}{name}.txt")))
+                    .with_context(|| format!("copying {}", path.display()))?;
+            }
         }
     }
     Ok(())

@@ -117,7 +117,15 @@ func _shot(out_dir: String) -> void:
 		var ws: Control = plugin.call("get_terrain_graph")
 		ws.custom_minimum_size = Vector2(0, 520)
 		await case.frames(10)
-		# The recipe settings panel open over the canvas, its biomes unfolded.
+		# The canvas alone (graph.png), then the recipe settings panel open over it with its
+		# biomes unfolded (graph-settings.png).
+		var canvas: GraphEdit = ws.find_child("Canvas", true, false)
+		canvas.zoom = 0.7
+		canvas.scroll_offset = Vector2(-40, -150)
+		await get_tree().create_timer(2.0).timeout
+		img = get_viewport().get_texture().get_image()
+		img.save_png(out_dir.path_join("graph.png"))
+		print("editor shot: ", out_dir.path_join("graph.png"), " ", img.get_size())
 		var toggle: Button = ws.find_child("RecipeSettingsToggle", true, false)
 		toggle.button_pressed = true
 		await case.frames(2)
@@ -128,14 +136,13 @@ func _shot(out_dir: String) -> void:
 			var row: TreeItem = plugin.call("get_graph_settings_row", JSON.stringify(path))
 			if row != null:
 				row.collapsed = false
-		await case.frames(2)
-		var canvas: GraphEdit = ws.find_child("Canvas", true, false)
 		canvas.zoom = 0.8
 		canvas.scroll_offset = Vector2(-40, -60)
 		await get_tree().create_timer(2.0).timeout
 		img = get_viewport().get_texture().get_image()
-		img.save_png(out_dir.path_join("graph.png"))
-		print("editor shot: ", out_dir.path_join("graph.png"), " ", img.get_size())
+		img.save_png(out_dir.path_join("graph-settings.png"))
+		print("editor shot: ", out_dir.path_join("graph-settings.png"), " ", img.get_size())
+		toggle.button_pressed = false
 		# The Presets tab with its thumbnails (docs/images/presets-tab.png).
 		var tabs: TabContainer = ws.find_child("Presets", true, false).get_parent()
 		tabs.current_tab = 1

@@ -99,7 +99,7 @@ impl MaterialSet {
             }
         }
         match obj.get("format_version") {
-            Some(f) if f.as_u64() == Some(FORMAT_VERSION) => {}
+            Some(f) if crate::doc::reader::whole_u64(f) == Some(FORMAT_VERSION) => {}
             Some(f) => d.push(
                 at("format_version"),
                 format!("must be {FORMAT_VERSION}, got {f}"),

@@ -4,7 +4,9 @@
 //! documentation tables ([`ParamSpec::to_json`], [`ParamSpec::range_text`]) all come from it, so
 //! a default or a range is written once.
 
-use super::reader::{ObjectReader, index, number, read_numbers, show, type_name};
+use super::reader::{
+    ObjectReader, index, number, read_numbers, show, type_name, whole_i64, whole_u64,
+};
 use super::write::json_number;
 use crate::error::Diagnostics;
 use serde_json::{Map, Value, json};
@@ -613,7 +615,7 @@ fn read_one(spec: &ParamSpec, r: &mut ObjectReader, d: &mut Diagnostics) -> Para
             }
         },
         ParamType::Integer => match spec.range {
-            Range::Any => match v.as_u64() {
+            Range::Any => match whole_u64(v) {
                 Some(u) => ParamValue::Unsigned(u),
                 None => {
                     d.push(
@@ -626,7 +628,7 @@ fn read_one(spec: &ParamSpec, r: &mut ObjectReader, d: &mut Diagnostics) -> Para
                     fallback
                 }
             },
-            range => match v.as_i64() {
+            range => match whole_i64(v) {
                 Some(i) => match range.check(i as f64) {
                     Some(_) => {
                         let (lo, hi) = match range {

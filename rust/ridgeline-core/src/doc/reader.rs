@@ -126,7 +126,7 @@ impl<'v> ObjectReader<'v> {
     ) -> i64 {
         match self.raw(key) {
             None => default,
-            Some(v) => match v.as_i64() {
+            Some(v) => match whole_i64(v) {
                 Some(x) if range.contains(&x) => x,
                 Some(x) => {
                     d.push(
@@ -150,7 +150,7 @@ impl<'v> ObjectReader<'v> {
     pub fn u64(&mut self, d: &mut Diagnostics, key: &'static str, default: u64) -> u64 {
         match self.raw(key) {
             None => default,
-            Some(v) => v.as_u64().unwrap_or_else(|| {
+            Some(v) => whole_u64(v).unwrap_or_else(|| {
                 d.push(
                     self.at(key),
                     format!(
@@ -234,6 +234,30 @@ pub fn positive(x: f64) -> Option<String> {
 /// A check for `lo..=hi`.
 pub fn within(lo: f64, hi: f64) -> impl Fn(f64) -> Option<String> {
     move |x| (!(lo..=hi).contains(&x)).then(|| format!("must be {lo}..={hi}, got {x}"))
+}
+
+/// The largest magnitude below which every whole number is exactly a JSON float (2^53).
+const EXACT_FLOAT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// A whole number from a JSON value: an integer, or a float without a fraction (`7.0`, as
+/// Godot's `JSON.stringify` writes every number `JSON.parse_string` read) whose magnitude is
+/// at most 2^53, below which floats hold every whole number exactly. Larger floats are refused:
+/// they may already have been rounded from another integer (a 64-bit seed through a float).
+pub fn whole_i64(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|x| x.fract() == 0.0 && x.abs() <= EXACT_FLOAT_INTEGERS)
+            .map(|x| x as i64)
+    })
+}
+
+/// [`whole_i64`] for whole numbers ≥ 0 (all of `u64` as integers).
+pub fn whole_u64(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|x| x.fract() == 0.0 && (0.0..=EXACT_FLOAT_INTEGERS).contains(x))
+            .map(|x| x as u64)
+    })
 }
 
 /// A finite number from a JSON value.
@@ -336,6 +360,29 @@ mod tests {
         assert_eq!(msgs[1], "root.b: must be a whole number, got 3.5");
         assert_eq!(msgs[2], "root.c[1]: must be a finite number, got \"z\"");
         assert!(msgs[3].starts_with("root.zzz: unknown field; known fields here are: a, b, c"));
+    }
+
+    #[test]
+    fn whole_numbers_are_integers_or_floats_without_fraction() {
+        for (v, i, u) in [
+            (json!(7), Some(7), Some(7)),
+            (json!(7.0), Some(7), Some(7)),
+            (json!(-3.0), Some(-3), None),
+            (json!(0.0), Some(0), Some(0)),
+            (
+                json!(9_007_199_254_740_992.0_f64),
+                Some(1 << 53),
+                Some(1 << 53),
+            ),
+            (json!(u64::MAX), None, Some(u64::MAX)),
+            (json!(3.5), None, None),
+            (json!(1.8446744073709552e19), None, None),
+            (json!(-1.0e300), None, None),
+            (json!("7"), None, None),
+            (json!(true), None, None),
+        ] {
+            assert_eq!((whole_i64(&v), whole_u64(&v)), (i, u), "{v}");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use super::apply::Window;
 use super::brush::{Brush, Shape};
 use super::rect::Rect;
 use super::stroke::{MAX_SAMPLE_UPDATES, Op, ParseContext, Stroke};
-use crate::doc::reader::{ObjectReader, index, show, type_name};
+use crate::doc::reader::{ObjectReader, index, show, type_name, whole_u64};
 use crate::doc::write::json_number;
 use crate::error::Diagnostics;
 use crate::grid::MAX_CELLS_PER_AXIS;
@@ -193,7 +193,7 @@ pub(super) fn read_patch_rect(
         };
         match pv.as_array().map(|a| a.as_slice()) {
             // Whole numbers written as floats (`64.0`, as GDScript passes them) are accepted.
-            Some([a, b]) => match (whole_number(a), whole_number(b)) {
+            Some([a, b]) => match (whole_u64(a), whole_u64(b)) {
                 (Some(a), Some(b)) if (lo..=hi).contains(&a) && (lo..=hi).contains(&b) => [a, b],
                 _ => {
                     d.push(
@@ -251,15 +251,6 @@ pub(super) fn check_patch_target(
             format!("names `{l}`, which is not a {kind} layer"),
         );
     }
-}
-
-/// `v` as a whole number ≥ 0 (an integer, or a float without fraction).
-fn whole_number(v: &Value) -> Option<u64> {
-    v.as_u64().or_else(|| {
-        v.as_f64()
-            .filter(|x| x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(x))
-            .map(|x| x as u64)
-    })
 }
 
 /// The sample rectangle `[origin, origin + size)` a patch reads from `read_patch_rect`.

@@ -195,7 +195,7 @@ impl Recipe {
         };
         let preset_id = r.opt_str(d, "preset_id");
         let preset_version = r.raw("preset_version").and_then(|v| {
-            v.as_u64().or_else(|| {
+            reader::whole_u64(v).or_else(|| {
                 d.push(
                     r.at("preset_version"),
                     format!("must be a whole number, got {}", reader::show(v)),

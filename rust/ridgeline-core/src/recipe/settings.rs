@@ -44,8 +44,7 @@ pub fn path_from_json(v: &Value) -> Option<Path> {
         .iter()
         .map(|s| match s {
             Value::String(k) => Some(Step::Key(k.clone())),
-            Value::Number(n) => n
-                .as_u64()
+            Value::Number(_) => crate::doc::reader::whole_u64(s)
                 .and_then(|i| usize::try_from(i).ok())
                 .map(Step::Index),
             _ => None,

@@ -69,6 +69,74 @@ fn canonical_json_is_byte_stable_and_omits_defaults() {
     assert!(f < i);
 }
 
+/// `v` with every integer written as a float, as Godot's `JSON.stringify` writes what
+/// `JSON.parse_string` read (`7` comes back as `7.0`).
+fn floats_only(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) => n.as_f64().map_or(v.clone(), Value::from),
+        Value::Array(a) => Value::Array(a.iter().map(floats_only).collect()),
+        Value::Object(o) => {
+            Value::Object(o.iter().map(|(k, x)| (k.clone(), floats_only(x))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn whole_numbers_written_as_floats_read_as_the_integers() {
+    // A recipe round-tripped through GDScript's JSON has `"seed": 7.0`, `"octaves": 6.0`,
+    // `"format_version": 1.0` (in the graph too); it reads exactly as the original. Every
+    // example in docs/examples is checked.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples");
+    let mut checked = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let floated = serde_json::to_string(&floats_only(&value)).unwrap();
+        assert!(floated.contains(".0"), "{}", path.display());
+        let a = parse(&text).unwrap();
+        let b = parse(&floated).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // Water nodes keep their params as authored (`2.0` stays `2.0`), so both canonical
+        // forms are compared with every number as a float.
+        let canonical =
+            |d: &Document| floats_only(&serde_json::from_str(&d.to_canonical_json()).unwrap());
+        assert_eq!(canonical(&a), canonical(&b), "{}", path.display());
+        assert!(
+            !b.to_canonical_json().contains("\"format_version\": 1.0"),
+            "whole numbers read from floats are written as integers"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked} examples");
+    // A fraction, a float past 2^53 (it may have been rounded from another integer) and an
+    // out-of-range whole float are still refused, with the value in the message.
+    for (field, text, msg) in [
+        ("seed", r#"{"seed": 7.5}"#, "seed: must be a whole number"),
+        (
+            "seed",
+            r#"{"seed": 1.8446744073709552e19}"#,
+            "seed: must be a whole number",
+        ),
+        (
+            "chunk_cells",
+            r#"{"chunk_cells": 1.0e9}"#,
+            "chunk_cells: must be",
+        ),
+        (
+            "format_version",
+            r#"{"format_version": 1.5}"#,
+            "format_version: must be a whole number",
+        ),
+    ] {
+        assert!(has(&errors(text), msg), "{field}: {:?}", errors(text));
+    }
+}
+
 #[test]
 fn unknown_fields_and_wrong_types_are_located() {
     let errs = errors(r#"{"size": [100, 100], "resolutoin": [4, 4], "seed": "x"}"#);

@@ -265,7 +265,7 @@ impl Palette {
                 d.push(at_version, "is required: palettes use format_version 3");
                 return None;
             }
-            Some(fv) => match fv.as_u64() {
+            Some(fv) => match crate::doc::reader::whole_u64(fv) {
                 Some(PALETTE_VERSION) => {}
                 Some(1) => {
                     d.push(

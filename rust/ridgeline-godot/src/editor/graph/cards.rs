@@ -24,6 +24,8 @@ pub struct CardRefs<'a> {
     pub active: bool,
     /// The card's node name.
     pub name: &'a str,
+    /// The node's point lists shown in full (parameter names).
+    pub open_lists: &'a [String],
 }
 
 /// A node name for the card of `id`: the id itself when it is a valid node name.
@@ -180,7 +182,9 @@ pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
         .cloned()
         .unwrap_or_default();
     for spec in &specs {
-        let row: Gd<Control> = params::row(plugin, id, spec, r.node.params.get(params::name(spec)));
+        let pname = params::name(spec);
+        let open = r.open_lists.iter().any(|p| p == pname);
+        let row: Gd<Control> = params::row(plugin, id, spec, r.node.params.get(pname), open);
         card.add_child(&row);
     }
     card

@@ -64,6 +64,16 @@ impl RidgelineEditorPlugin {
         self.graph_show_param_set(&id, &name);
     }
 
+    /// Card: **Show N points** / **Hide N points** on a long point list.
+    #[func]
+    fn _on_graph_points_toggled(&mut self, node: GString, param: GString) {
+        if let Some(w) = &mut self.graph {
+            w.toggle_list(&node.to_string(), &param.to_string());
+            // Deferred: the button that asked is on the card the refresh rebuilds.
+            self.to_gd().call_deferred("_graph_refresh", &[]);
+        }
+    }
+
     /// Card: **+ point**.
     #[func]
     fn _on_graph_point_add(&mut self, node: GString, param: GString) {

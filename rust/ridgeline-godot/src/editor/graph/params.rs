@@ -1,7 +1,8 @@
 //! Typed parameter controls from a catalogue parameter entry (type, default, range, unit, doc):
 //! numbers and integers as spin sliders with the range, booleans as check boxes, choices as
 //! option buttons, colours as colour pickers, points as coordinate pairs, point lists as rows
-//! with add / move up / move down / remove, text and lists as line edits. Every row has the doc
+//! with add / move up / move down / remove (folded to one **Show N points** button when longer
+//! than [`FOLD_OVER`]), text and lists as line edits. Every row has the doc
 //! as its tooltip and, while its value is set, a reset button (back to the default).
 
 use godot::classes::control::SizeFlags;
@@ -93,12 +94,23 @@ fn as_points(v: Option<&Value>) -> Vec<Vec<f64>> {
         .unwrap_or_default()
 }
 
-/// One parameter row for node `id` showing `value` (None: the default).
+/// Point lists longer than this are folded on their card until shown: a 20-point polygon would
+/// otherwise make a card over a thousand pixels tall that covers its neighbours.
+pub const FOLD_OVER: usize = 4;
+
+/// One parameter row for node `id` showing `value` (None: the default). `open`: a point list is
+/// shown in full however long it is.
 ///
 /// A number's name is drawn inside its spin slider (as the inspector's vector fields do); other
 /// types get a name label. The reset button exists only while the value is set (the inspector's
 /// revert arrow): a 100-card graph builds with a third fewer controls (`graph_ui_build_100`).
-pub fn row(plugin: &Gd<Object>, id: &str, spec: &Value, value: Option<&Value>) -> Gd<Control> {
+pub fn row(
+    plugin: &Gd<Object>,
+    id: &str,
+    spec: &Value,
+    value: Option<&Value>,
+    open: bool,
+) -> Gd<Control> {
     let pname = name(spec);
     let current = value
         .cloned()
@@ -195,7 +207,7 @@ pub fn row(plugin: &Gd<Object>, id: &str, spec: &Value, value: Option<&Value>) -
             h.set_h_size_flags(SizeFlags::EXPAND_FILL);
             h.upcast()
         }
-        "point list" => point_list(plugin, id, spec, &current, &tip),
+        "point list" => point_list(plugin, id, spec, &current, &tip, open),
         _ => {
             // string, id list, list (records): text; lists as JSON.
             let mut e = LineEdit::new_alloc();
@@ -256,19 +268,66 @@ pub fn show_set(plugin: &Gd<Object>, id: &str, pname: &str, row: &mut Gd<Control
     row.add_child(&reset);
 }
 
-/// A point list: one row of coordinates per point with a remove button, and an add button.
+/// The button that folds or unfolds a long point list (`_on_graph_points_toggled`).
+fn fold_button(plugin: &Gd<Object>, id: &str, pname: &str, count: usize, open: bool) -> Gd<Button> {
+    let mut b = Button::new_alloc();
+    let (name, icon, text, tip) = if open {
+        (
+            "HidePoints",
+            "GuiTreeArrowDown",
+            format!("Hide {count} points"),
+            "Fold the list back to one line",
+        )
+    } else {
+        (
+            "ShowPoints",
+            "GuiTreeArrowRight",
+            format!("Show {count} points"),
+            "Show every point of the list to edit it",
+        )
+    };
+    b.set_name(name);
+    crate::editor::icons::set_icon(&mut b, icon, "");
+    b.set_text(&text);
+    b.set_flat(true);
+    b.set_text_alignment(godot::global::HorizontalAlignment::LEFT);
+    b.set_tooltip_text(tip);
+    b.connect(
+        "pressed",
+        &call(
+            plugin,
+            "_on_graph_points_toggled",
+            &[id.to_variant(), pname.to_variant()],
+        ),
+    );
+    b
+}
+
+/// A point list: one row of coordinates per point with a remove button, and an add button;
+/// longer than [`FOLD_OVER`] points and not `open`, one **Show N points** button instead.
 fn point_list(
     plugin: &Gd<Object>,
     id: &str,
     spec: &Value,
     current: &Value,
     tip: &str,
+    open: bool,
 ) -> Gd<Control> {
     let dims = spec.get("dims").and_then(Value::as_u64).unwrap_or(2) as usize;
     let pname = name(spec);
+    let points = as_points(Some(current));
+    let foldable = points.len() > FOLD_OVER;
+    if foldable && !open {
+        let mut b = fold_button(plugin, id, pname, points.len(), false);
+        b.set_h_size_flags(SizeFlags::EXPAND_FILL);
+        return b.upcast();
+    }
     let mut list = VBoxContainer::new_alloc();
     list.set_h_size_flags(SizeFlags::EXPAND_FILL);
-    for (i, p) in as_points(Some(current)).iter().enumerate() {
+    if foldable {
+        list.add_child(&fold_button(plugin, id, pname, points.len(), true));
+    }
+    for (i, p) in points.iter().enumerate() {
         let mut r = HBoxContainer::new_alloc();
         r.set_name(&format!("point_{i}"));
         for k in 0..dims {
@@ -289,7 +348,7 @@ fn point_list(
             );
             r.add_child(&s);
         }
-        let count = as_points(Some(current)).len();
+        let count = points.len();
         for (icon, fallback, delta, tip) in [
             (
                 "MoveUp",

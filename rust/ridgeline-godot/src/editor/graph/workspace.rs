@@ -84,6 +84,9 @@ pub struct Workspace {
     pub message: String,
     /// Catalogue entries by type id.
     pub catalog: HashMap<String, Value>,
+    /// Point lists shown in full on their cards: node id → parameter names (longer lists are
+    /// folded, [`super::params::FOLD_OVER`]). Kept for the session, not saved.
+    pub open_lists: HashMap<String, Vec<String>>,
     cards: HashMap<String, Gd<GraphNode>>,
     shown: HashMap<String, (DraftNode, bool)>,
     names: HashMap<String, String>,
@@ -266,6 +269,7 @@ impl Workspace {
             clipboard: None,
             message: String::new(),
             catalog,
+            open_lists: HashMap::new(),
             cards: HashMap::new(),
             shown: HashMap::new(),
             names: HashMap::new(),
@@ -411,6 +415,19 @@ impl Workspace {
         }
     }
 
+    /// Folds or unfolds point list `param` on the card of `id`; the card is rebuilt by the next
+    /// [`Self::refresh`].
+    pub fn toggle_list(&mut self, id: &str, param: &str) {
+        let open = self.open_lists.entry(id.to_string()).or_default();
+        match open.iter().position(|p| p == param) {
+            Some(i) => {
+                open.remove(i);
+            }
+            None => open.push(param.to_string()),
+        }
+        self.shown.remove(id);
+    }
+
     /// Brings the canvas in step with the draft: cards added, removed, rebuilt (when their
     /// content changed) or moved; every connection redrawn; problems listed.
     pub fn refresh(&mut self, plugin: &Gd<Object>) {
@@ -449,6 +466,7 @@ impl Workspace {
                         node: n,
                         active,
                         name: &name,
+                        open_lists: self.open_lists.get(&n.id).map_or(&[], Vec::as_slice),
                     },
                 );
                 if let Some(text) = self.run.footers.get(&n.id) {
