@@ -211,3 +211,22 @@ func test_development_cache_reuses_a_warm_generation() -> void:
 	var files := DirAccess.get_files_at(cache_root.path_join("terrain"))
 	assert_true(files.size() >= 1 and files[0].ends_with(".terrain.bin"), "entries live in the cache dir: %s" % [files])
 	assert_false(DirAccess.dir_exists_absolute(ProjectSettings.globalize_path("res://").path_join("terrain")), "nothing is written into the project")
+
+
+func test_a_recipe_round_tripped_through_gdscript_json_generates_the_same_terrain() -> void:
+	# JSON.parse_string reads every number as a float and JSON.stringify writes it back as
+	# `5.0`: a recipe loaded, changed and saved from GDScript must stay valid and mean the same.
+	var text := JSON.stringify({"size": [64, 64], "resolution": [32, 32], "seed": 5, "chunk_cells": 16,
+		"graph": {"format_version": 1, "output": "out", "nodes": [
+			{"id": "hills", "type": "noise_terrain", "position": [0, 0], "params": {"octaves": 4, "height_variation": 20, "feature_size": 40, "seed_offset": 2}},
+			{"id": "out", "type": "terrain_output", "position": [300, 0], "inputs": {"heightfield": "hills"}}]}})
+	var round_tripped := JSON.stringify(JSON.parse_string(text))
+	assert_true(round_tripped.contains("\"seed\":5.0") and round_tripped.contains("\"octaves\":4.0"), "GDScript writes whole numbers as floats: %s" % round_tripped)
+	var a := recipe_terrain(text)
+	var b := recipe_terrain(round_tripped)
+	assert_eq(b.get_last_error(), "", "the round-tripped recipe is accepted")
+	for p in [Vector3(3, 0, 5), Vector3(31.5, 0, 17.25), Vector3(60, 0, 60)]:
+		assert_eq(b.get_height(p), a.get_height(p), "the same terrain at %s" % p)
+	# A fraction where a whole number belongs is still refused, with its location.
+	var c := recipe_terrain(round_tripped.replace("\"octaves\":4.0", "\"octaves\":4.5"))
+	assert_true(c.get_last_error().contains("octaves: must be a whole number, got 4.5"), "located error: %s" % c.get_last_error())
