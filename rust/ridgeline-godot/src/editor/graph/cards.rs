@@ -163,6 +163,8 @@ pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
         edit.set_name("CommentText");
         edit.set_text(r.node.text.as_deref().unwrap_or(""));
         edit.set_line_wrapping_mode(LineWrappingMode::BOUNDARY);
+        // The whole note is shown: the card grows with its text (no scroll bar hiding it).
+        edit.set_fit_content_height_enabled(true);
         edit.set_custom_minimum_size(Vector2::new(260.0, 90.0));
         edit.set_v_size_flags(SizeFlags::EXPAND_FILL);
         edit.set_placeholder("Notes for this part of the graph…");
