@@ -93,20 +93,14 @@ func _shot(out_dir: String) -> void:
 		await case.drag(case.line(a, b, 20))
 	var hover: Vector2 = case.screen_of(centre + Vector3(0, 0, size.y * 0.12))
 	case.motion(hover, Vector2.ZERO, 0)
-	await get_tree().create_timer(2.0).timeout
 	DirAccess.make_dir_recursive_absolute(out_dir)
-	var img := get_viewport().get_texture().get_image()
-	img.save_png(out_dir.path_join("dock.png"))
-	print("editor shot: ", out_dir.path_join("dock.png"), " ", img.get_size())
+	await _save_shot(out_dir, "dock.png", 2.0)
 	# F frames the whole terrain; Biome paint with the recipe's biomes as swatches (tools.png).
 	await case.key(KEY_F)
 	await case.frames(10)
 	plugin.call("set_tool", "biome_paint")
 	case.motion(case.screen_of(centre), Vector2.ZERO, 0)
-	await get_tree().create_timer(2.0).timeout
-	img = get_viewport().get_texture().get_image()
-	img.save_png(out_dir.path_join("tools.png"))
-	print("editor shot: ", out_dir.path_join("tools.png"), " ", img.get_size())
+	await _save_shot(out_dir, "tools.png", 2.0)
 	await _shot_overlays(case, plugin, t, centre, size, out_dir)
 	# The Terrain Graph workspace on the same terrain (docs/images/graph-editor.png).
 	for i in 3:
@@ -122,10 +116,7 @@ func _shot(out_dir: String) -> void:
 		var canvas: GraphEdit = ws.find_child("Canvas", true, false)
 		canvas.zoom = 0.7
 		canvas.scroll_offset = Vector2(-40, -150)
-		await get_tree().create_timer(2.0).timeout
-		img = get_viewport().get_texture().get_image()
-		img.save_png(out_dir.path_join("graph.png"))
-		print("editor shot: ", out_dir.path_join("graph.png"), " ", img.get_size())
+		await _save_shot(out_dir, "graph.png", 2.0)
 		var toggle: Button = ws.find_child("RecipeSettingsToggle", true, false)
 		toggle.button_pressed = true
 		await case.frames(2)
@@ -138,20 +129,14 @@ func _shot(out_dir: String) -> void:
 				row.collapsed = false
 		canvas.zoom = 0.8
 		canvas.scroll_offset = Vector2(-40, -60)
-		await get_tree().create_timer(2.0).timeout
-		img = get_viewport().get_texture().get_image()
-		img.save_png(out_dir.path_join("graph-settings.png"))
-		print("editor shot: ", out_dir.path_join("graph-settings.png"), " ", img.get_size())
+		await _save_shot(out_dir, "graph-settings.png", 2.0)
 		toggle.button_pressed = false
 		# The Presets tab with its thumbnails (docs/images/presets-tab.png).
 		var tabs: TabContainer = ws.find_child("Presets", true, false).get_parent()
 		tabs.current_tab = 1
 		ws.custom_minimum_size = Vector2(0, 520)
 		await case.frames(10)
-		await get_tree().create_timer(1.0).timeout
-		img = get_viewport().get_texture().get_image()
-		img.save_png(out_dir.path_join("presets.png"))
-		print("editor shot: ", out_dir.path_join("presets.png"), " ", img.get_size())
+		await _save_shot(out_dir, "presets.png", 1.0)
 		tabs.current_tab = 0
 		# Fold the panel away again: the next shots are of the viewport.
 		plugin.hide_bottom_panel()
@@ -160,6 +145,14 @@ func _shot(out_dir: String) -> void:
 	await _shot_import(case, plugin, t, out_dir)
 	case.queue_free()
 	get_tree().quit(0)
+
+
+## Waits `settle` seconds for the editor to draw, then saves the window as `name` in `out_dir`.
+func _save_shot(out_dir: String, name: String, settle: float) -> void:
+	await get_tree().create_timer(settle).timeout
+	var img := get_viewport().get_texture().get_image()
+	img.save_png(out_dir.path_join(name))
+	print("editor shot: ", out_dir.path_join(name), " ", img.get_size())
 
 
 ## The Foliage tool clearing a patch of the demo's grass (foliage.png): a temporary
@@ -187,10 +180,7 @@ func _shot_foliage(case: Node, plugin: EditorPlugin, t: Node3D, out_dir: String)
 	await case.drag([case.screen_of(spot)])
 	sc.call("update_for_viewer", eye, -1)
 	case.motion(case.screen_of(spot), Vector2.ZERO, 0)
-	await get_tree().create_timer(2.0).timeout
-	var img := get_viewport().get_texture().get_image()
-	img.save_png(out_dir.path_join("foliage.png"))
-	print("editor shot: ", out_dir.path_join("foliage.png"), " ", img.get_size())
+	await _save_shot(out_dir, "foliage.png", 2.0)
 	await case.undo()
 	plugin.call("set_tool", "none")
 	sc.queue_free()
