@@ -14,9 +14,13 @@ pub fn member(path: &str, key: &str) -> String {
     }
 }
 
-/// Path of a map entry: `a["name"]`.
+/// Path of a map entry: `a["name"]`. The key is the user's text: quotes, backslashes and control
+/// characters are escaped (a message stays one line) and a key longer than 40 characters is
+/// cut there with `…`, so a hostile 5000-character name does not flood the Output panel.
 pub fn entry(path: &str, key: &str) -> String {
-    format!("{path}[\"{key}\"]")
+    let shown: String = key.chars().take(40).collect();
+    let more = if shown.len() < key.len() { "…" } else { "" };
+    format!("{path}[\"{}{more}\"]", shown.escape_debug())
 }
 
 /// Path of an array element: `a[3]`.
@@ -360,6 +364,19 @@ mod tests {
         assert_eq!(msgs[1], "root.b: must be a whole number, got 3.5");
         assert_eq!(msgs[2], "root.c[1]: must be a finite number, got \"z\"");
         assert!(msgs[3].starts_with("root.zzz: unknown field; known fields here are: a, b, c"));
+    }
+
+    #[test]
+    fn entry_paths_escape_and_shorten_the_users_key() {
+        assert_eq!(entry("biomes", "alpine"), "biomes[\"alpine\"]");
+        assert_eq!(entry("biomes", "ä b"), "biomes[\"ä b\"]");
+        assert_eq!(entry("b", "a\"b\nc"), "b[\"a\\\"b\\nc\"]");
+        let long = "x".repeat(5000);
+        assert_eq!(entry("b", &long), format!("b[\"{}…\"]", "x".repeat(40)));
+        assert_eq!(
+            entry("b", &"ä".repeat(40)),
+            format!("b[\"{}\"]", "ä".repeat(40))
+        );
     }
 
     #[test]
