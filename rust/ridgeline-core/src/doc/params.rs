@@ -5,7 +5,7 @@
 //! a default or a range is written once.
 
 use super::reader::{
-    ObjectReader, index, number, read_numbers, show, type_name, whole_i64, whole_u64,
+    ObjectReader, index, not_whole, number, read_numbers, type_name, whole_i64, whole_u64,
 };
 use super::write::json_number;
 use crate::error::Diagnostics;
@@ -618,13 +618,7 @@ fn read_one(spec: &ParamSpec, r: &mut ObjectReader, d: &mut Diagnostics) -> Para
             Range::Any => match whole_u64(v) {
                 Some(u) => ParamValue::Unsigned(u),
                 None => {
-                    d.push(
-                        at,
-                        format!(
-                            "must be a whole number 0..=18446744073709551615, got {}",
-                            show(v)
-                        ),
-                    );
+                    d.push(at, not_whole("a whole number 0..=18446744073709551615", v));
                     fallback
                 }
             },
@@ -641,7 +635,7 @@ fn read_one(spec: &ParamSpec, r: &mut ObjectReader, d: &mut Diagnostics) -> Para
                     None => ParamValue::Integer(i),
                 },
                 None => {
-                    d.push(at, format!("must be a whole number, got {}", show(v)));
+                    d.push(at, not_whole("a whole number", v));
                     fallback
                 }
             },

@@ -140,10 +140,7 @@ impl<'v> ObjectReader<'v> {
                     default
                 }
                 None => {
-                    d.push(
-                        self.at(key),
-                        format!("must be a whole number, got {}", show(v)),
-                    );
+                    d.push(self.at(key), not_whole("a whole number", v));
                     default
                 }
             },
@@ -157,10 +154,7 @@ impl<'v> ObjectReader<'v> {
             Some(v) => whole_u64(v).unwrap_or_else(|| {
                 d.push(
                     self.at(key),
-                    format!(
-                        "must be a whole number 0..=18446744073709551615, got {}",
-                        show(v)
-                    ),
+                    not_whole("a whole number 0..=18446744073709551615", v),
                 );
                 default
             }),
@@ -253,6 +247,21 @@ pub fn whole_i64(v: &Value) -> Option<i64> {
             .filter(|x| x.fract() == 0.0 && x.abs() <= EXACT_FLOAT_INTEGERS)
             .map(|x| x as i64)
     })
+}
+
+/// The message for `v` where a whole number is expected (`what`: "a whole number", "a whole
+/// number 0..=…"): a float without fraction beyond 2^53 says why it is refused.
+pub fn not_whole(what: &str, v: &Value) -> String {
+    let rounded = v
+        .as_f64()
+        .is_some_and(|x| !v.is_i64() && !v.is_u64() && x.fract() == 0.0);
+    let why = if rounded {
+        " (a float this large may already have been rounded from another integer: write it as an \
+         integer, not as a float)"
+    } else {
+        ""
+    };
+    format!("must be {what}, got {}{why}", show(v))
 }
 
 /// [`whole_i64`] for whole numbers ≥ 0 (all of `u64` as integers).

@@ -198,7 +198,7 @@ impl Recipe {
             reader::whole_u64(v).or_else(|| {
                 d.push(
                     r.at("preset_version"),
-                    format!("must be a whole number, got {}", reader::show(v)),
+                    reader::not_whole("a whole number", v),
                 );
                 None
             })

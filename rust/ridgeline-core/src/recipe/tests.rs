@@ -120,7 +120,8 @@ fn whole_numbers_written_as_floats_read_as_the_integers() {
         (
             "seed",
             r#"{"seed": 1.8446744073709552e19}"#,
-            "seed: must be a whole number",
+            "seed: must be a whole number 0..=18446744073709551615, got 1.8446744073709552e+19 \
+             (a float this large may already have been rounded",
         ),
         (
             "chunk_cells",
