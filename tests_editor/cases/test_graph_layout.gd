@@ -116,3 +116,48 @@ func test_arrange_lays_out_overlapping_cards_as_one_undo_step() -> void:
 	await press("UndoGraph")
 	draft = JSON.parse_string(plugin.call("get_graph_draft"))
 	assert_eq(draft["nodes"][3]["position"], [30.0, 30.0], "Undo graph puts them back")
+
+
+func test_a_water_body_card_shows_the_rows_its_kind_reads() -> void:
+	await _setup()
+	var g := {"format_version": 1, "output": "out", "nodes": [
+		{"id": "flat", "type": "flat_terrain", "position": [0, 0]},
+		{"id": "water", "type": "water_body", "position": [300, 0], "inputs": {"field": "flat"}},
+		{"id": "out", "type": "terrain_output", "position": [800, 0], "inputs": {"heightfield": "water", "water": "water:water"}}]}
+	assert_true(plugin.call("set_graph_draft", JSON.stringify(g)), "loaded")
+	await frames(2)
+	var c: GraphNode = plugin.call("get_graph_card", "water")
+	# A lake (the default kind): centre, radius, boundary, flow direction; no river rows.
+	for row in ["kind", "level", "center", "radius", "boundary", "flow_speed", "flow_direction", "shallow_color"]:
+		assert_true(_has(row), "a lake shows %s" % row)
+	for row in ["river_path", "river_width", "river_depth", "river_surface_mode", "river_path_interpolation"]:
+		assert_true(not _has(row), "a lake hides %s" % row)
+	var lake_height: float = c.size.y
+	# Choosing river in the kind menu (as a click would) swaps the rows.
+	var kind: OptionButton = c.find_child("param_kind", true, false).get_child(1)
+	kind.select(2)
+	kind.item_selected.emit(2)
+	await frames(3)
+	c = plugin.call("get_graph_card", "water")
+	assert_eq(node_kind(), "river", "the draft has the new kind")
+	for row in ["river_path", "river_width", "river_depth", "river_surface_mode", "level", "flow_speed"]:
+		assert_true(_has(row), "a river shows %s" % row)
+	for row in ["center", "radius", "boundary", "flow_direction"]:
+		assert_true(not _has(row), "a river hides %s" % row)
+	await press("UndoGraph")
+	c = plugin.call("get_graph_card", "water")
+	assert_true(_has("center") and not _has("river_width"), "Undo graph: the lake's rows again")
+	assert_true(c.size.y < lake_height + 1.0, "the lake card is as short as before")
+
+
+func _has(row: String) -> bool:
+	var c: GraphNode = plugin.call("get_graph_card", "water")
+	return c != null and c.find_child("param_" + row, true, false) != null
+
+
+func node_kind() -> String:
+	var draft: Dictionary = JSON.parse_string(plugin.call("get_graph_draft"))
+	for n in draft["nodes"]:
+		if n["id"] == "water":
+			return String(n.get("params", {}).get("kind", "lake"))
+	return ""

@@ -194,6 +194,9 @@ pub struct ParamSpec {
     pub always: bool,
     /// Must be present.
     pub required: bool,
+    /// Read only while parameter `.0` has one of the values `.1` (a river's width on a Water
+    /// Body whose `kind` is `river`); editors hide it otherwise. `None`: always read.
+    pub applies_when: Option<(&'static str, &'static [&'static str])>,
 }
 
 impl ParamSpec {
@@ -208,6 +211,7 @@ impl ParamSpec {
             doc: "",
             always: false,
             required: false,
+            applies_when: None,
         }
     }
     /// A number stored at f32 precision.
@@ -253,6 +257,13 @@ impl ParamSpec {
     pub const fn unset(self) -> Self {
         Self {
             default: Initial::Unset,
+            ..self
+        }
+    }
+    /// Read only while `param` has one of `values` (see [`ParamSpec::applies_when`]).
+    pub const fn applies_when(self, param: &'static str, values: &'static [&'static str]) -> Self {
+        Self {
+            applies_when: Some((param, values)),
             ..self
         }
     }
@@ -319,6 +330,12 @@ impl ParamSpec {
         }
         if self.required {
             m.insert("required".into(), Value::Bool(true));
+        }
+        if let Some((param, values)) = self.applies_when {
+            m.insert(
+                "applies_when".into(),
+                json!({ "param": param, "values": values }),
+            );
         }
         Value::Object(m)
     }

@@ -114,6 +114,56 @@ fn catalog_carries_pins_defaults_ranges_and_docs() {
 }
 
 #[test]
+fn applies_when_names_a_choice_parameter_of_the_same_node() {
+    // Every `applies_when` names an enum parameter of its own node and only values it offers
+    // (a typo would hide the row for good).
+    let mut seen = 0;
+    for s in REGISTRY {
+        let specs: Vec<_> = s.param_specs().collect();
+        for p in &specs {
+            let Some((param, values)) = p.applies_when else {
+                continue;
+            };
+            seen += 1;
+            let ctl = specs.iter().find(|c| c.name == param);
+            let Some(ParamType::Enum(choices)) = ctl.map(|c| c.ty) else {
+                panic!(
+                    "{}.{}: applies_when names `{param}`, not a choice",
+                    s.id, p.name
+                );
+            };
+            for v in values {
+                assert!(
+                    choices.contains(v),
+                    "{}.{}: `{v}` is not a {param}",
+                    s.id,
+                    p.name
+                );
+            }
+        }
+    }
+    assert!(seen >= 10, "{seen}");
+    // The catalogue carries it for the editor.
+    let water = catalog()
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "water_body")
+        .cloned()
+        .unwrap();
+    let width = water["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "river_width")
+        .unwrap();
+    assert_eq!(
+        width["applies_when"],
+        json!({"param": "kind", "values": ["river"]})
+    );
+}
+
+#[test]
 fn range_messages_come_from_the_spec() {
     let mut d = Diagnostics::default();
     parse_node(

@@ -208,12 +208,18 @@ impl NodeSpec {
                 r => r,
             };
             let unit = if p.unit.is_empty() { "—" } else { p.unit };
-            let doc = if p.required {
+            let mut doc = if p.required {
                 format!("required; {}", p.doc)
             } else {
                 p.doc.to_string()
+            };
+            if let Some((param, values)) = p.applies_when {
+                doc.push_str(&format!(
+                    " (read when `{param}` is {})",
+                    values.join(" or ")
+                ));
             }
-            .replace('|', "\\|");
+            let doc = doc.replace('|', "\\|");
             out.push_str(&format!(
                 "| `{}` | {} | {default} | {range} | {unit} | {doc} |\n",
                 p.name,

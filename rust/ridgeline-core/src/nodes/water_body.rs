@@ -52,6 +52,11 @@ pub(crate) const INTERPOLATION: [ParamSpec; 2] = [
         .doc("Catmull-Rom segments per control-point interval"),
 ];
 
+/// `kind` values whose parameters only they read (editors hide the others).
+const LAKE: &[&str] = &["lake"];
+const STANDING: &[&str] = &["lake", "ocean"];
+const RIVER: &[&str] = &["river"];
+
 /// The registry entry.
 pub(crate) const SPEC: NodeSpec = NodeSpec {
     id: "water_body",
@@ -82,10 +87,12 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
                 .doc("water surface height (lakes, oceans, level rivers)"),
             ParamSpec::of("center", ParamType::Point, Initial::Point([64.0, 64.0]))
                 .unit("m")
-                .doc("lake centre [x, z] (inside the boundary when one is given)"),
+                .doc("lake centre [x, z] (inside the boundary when one is given)")
+                .applies_when("kind", LAKE),
             ParamSpec::number("radius", 100.0, Range::Positive)
                 .unit("m")
-                .doc("largest lake reach from the centre"),
+                .doc("largest lake reach from the centre")
+                .applies_when("kind", LAKE),
             ParamSpec::of(
                 "boundary",
                 ParamType::PointList {
@@ -96,22 +103,26 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
                 Initial::Unset,
             )
             .unit("m")
-            .doc("optional simple polygon limiting a lake or ocean"),
-            river_path_spec(),
-            INTERPOLATION[0],
-            INTERPOLATION[1],
+            .doc("optional simple polygon limiting a lake or ocean")
+            .applies_when("kind", STANDING),
+            river_path_spec().applies_when("kind", RIVER),
+            INTERPOLATION[0].applies_when("kind", RIVER),
+            INTERPOLATION[1].applies_when("kind", RIVER),
             ParamSpec::of(
                 "river_surface_mode",
                 ParamType::Enum(&["level", "follow_bed"]),
                 Initial::Text("level"),
             )
-            .doc("level: flat at `level`; follow_bed: river_depth above the bed"),
+            .doc("level: flat at `level`; follow_bed: river_depth above the bed")
+            .applies_when("kind", RIVER),
             ParamSpec::number("river_depth", 1.0, Range::Positive)
                 .unit("m")
-                .doc("water depth above the bed (follow_bed)"),
+                .doc("water depth above the bed (follow_bed)")
+                .applies_when("kind", RIVER),
             ParamSpec::number("river_width", 4.0, Range::Positive)
                 .unit("m")
-                .doc("river (and carved channel) width"),
+                .doc("river (and carved channel) width")
+                .applies_when("kind", RIVER),
             ParamSpec::number("flow_speed", 0.0, Range::NonNegative)
                 .unit("m/s")
                 .doc("prescribed flow speed"),
@@ -120,7 +131,8 @@ pub(crate) const SPEC: NodeSpec = NodeSpec {
                 ParamType::Point,
                 Initial::Point([1.0, 0.0]),
             )
-            .doc("flow direction [x, z] of lakes and oceans (rivers follow their path)"),
+            .doc("flow direction [x, z] of lakes and oceans (rivers follow their path)")
+            .applies_when("kind", STANDING),
         ],
         APPEARANCE,
     ],

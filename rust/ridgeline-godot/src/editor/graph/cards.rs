@@ -184,6 +184,9 @@ pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
         .cloned()
         .unwrap_or_default();
     for spec in &specs {
+        if !params::applies(spec, &r.node.params, &specs) {
+            continue;
+        }
         let pname = params::name(spec);
         let open = r.open_lists.iter().any(|p| p == pname);
         let row: Gd<Control> = params::row(plugin, id, spec, r.node.params.get(pname), open);

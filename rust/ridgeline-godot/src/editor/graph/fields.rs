@@ -28,6 +28,20 @@ impl RidgelineEditorPlugin {
             d.set_param(&id, &name, Some(v))
         });
         self.graph_show_param_set(&id, &name);
+        // A Water Body's `kind` decides which rows its card shows: rebuild it (deferred: the
+        // control that changed is on that card).
+        if let Some(w) = &mut self.graph
+            && let Some(specs) = w.draft.node(&id).and_then(|n| {
+                w.catalog
+                    .get(&n.type_id)
+                    .and_then(|e| e.get("params"))
+                    .and_then(Value::as_array)
+            })
+            && params::controls_others(specs, &name)
+        {
+            w.rebuild_card(&id);
+            self.to_gd().call_deferred("_graph_refresh", &[]);
+        }
     }
 
     /// Card: a parameter's reset button.

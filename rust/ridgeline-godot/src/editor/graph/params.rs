@@ -94,6 +94,36 @@ fn as_points(v: Option<&Value>) -> Vec<Vec<f64>> {
         .unwrap_or_default()
 }
 
+/// Whether parameter `spec` applies to a node with `values` set: a parameter with
+/// `applies_when` (a river's width on a Water Body) is read only while the parameter it names —
+/// set, or at its default among `specs` — has one of the listed values. Cards hide the others.
+pub fn applies(spec: &Value, values: &serde_json::Map<String, Value>, specs: &[Value]) -> bool {
+    let Some(when) = spec.get("applies_when") else {
+        return true;
+    };
+    let param = when.get("param").and_then(Value::as_str).unwrap_or("");
+    let current = values.get(param).cloned().or_else(|| {
+        specs
+            .iter()
+            .find(|s| name(s) == param)
+            .and_then(|s| s.get("default").cloned())
+    });
+    when.get("values")
+        .and_then(Value::as_array)
+        .is_some_and(|vs| current.is_some_and(|c| vs.contains(&c)))
+}
+
+/// Whether other parameters of `specs` apply only for some values of parameter `pname` (a
+/// card shows other rows when it changes).
+pub fn controls_others(specs: &[Value], pname: &str) -> bool {
+    specs.iter().any(|s| {
+        s.get("applies_when")
+            .and_then(|w| w.get("param"))
+            .and_then(Value::as_str)
+            == Some(pname)
+    })
+}
+
 /// Point lists longer than this are folded on their card until shown: a 20-point polygon would
 /// otherwise make a card over a thousand pixels tall that covers its neighbours.
 pub const FOLD_OVER: usize = 4;

@@ -425,6 +425,11 @@ impl Workspace {
             }
             None => open.push(param.to_string()),
         }
+        self.rebuild_card(id);
+    }
+
+    /// Makes the next [`Self::refresh`] rebuild the card of `id`.
+    pub fn rebuild_card(&mut self, id: &str) {
         self.shown.remove(id);
     }
 
