@@ -86,6 +86,16 @@ fn unknown_type_message_lists_all_eighteen_types() {
     }
 }
 
+/// Parameter `name` of catalogue entry `entry`.
+fn catalog_param<'a>(entry: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    entry["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap()
+}
+
 #[test]
 fn catalog_carries_pins_defaults_ranges_and_docs() {
     let c = catalog();
@@ -97,12 +107,7 @@ fn catalog_carries_pins_defaults_ranges_and_docs() {
         erosion["inputs"][0],
         json!({"name": "field", "kind": "heightfield", "required": true})
     );
-    let it = erosion["params"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "iterations")
-        .unwrap();
+    let it = catalog_param(erosion, "iterations");
     assert_eq!(it["type"], "integer");
     assert_eq!(it["default"], 100_000);
     assert_eq!(it["range"], json!({"min": 0, "max": 20_000_000}));
@@ -151,14 +156,8 @@ fn applies_when_names_a_choice_parameter_of_the_same_node() {
         .find(|e| e["id"] == "water_body")
         .cloned()
         .unwrap();
-    let width = water["params"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == "river_width")
-        .unwrap();
     assert_eq!(
-        width["applies_when"],
+        catalog_param(&water, "river_width")["applies_when"],
         json!({"param": "kind", "values": ["river"]})
     );
 }
