@@ -252,9 +252,9 @@ pub fn whole_i64(v: &Value) -> Option<i64> {
 /// The message for `v` where a whole number is expected (`what`: "a whole number", "a whole
 /// number 0..=…"): a float without fraction beyond 2^53 says why it is refused.
 pub fn not_whole(what: &str, v: &Value) -> String {
-    let rounded = v
-        .as_f64()
-        .is_some_and(|x| !v.is_i64() && !v.is_u64() && x.fract() == 0.0);
+    let rounded = v.is_f64()
+        && v.as_f64()
+            .is_some_and(|x| x.fract() == 0.0 && x.abs() > EXACT_FLOAT_INTEGERS);
     let why = if rounded {
         " (a float this large may already have been rounded from another integer: write it as an \
          integer, not as a float)"

@@ -136,6 +136,13 @@ fn whole_numbers_written_as_floats_read_as_the_integers() {
     ] {
         assert!(has(&errors(text), msg), "{field}: {:?}", errors(text));
     }
+    // A small whole float outside the range is refused for its range, not as a rounded float.
+    let negative = errors(r#"{"seed": -3.0}"#);
+    assert!(
+        has(&negative, "seed: must be a whole number"),
+        "{negative:?}"
+    );
+    assert!(!has(&negative, "rounded"), "{negative:?}");
 }
 
 #[test]

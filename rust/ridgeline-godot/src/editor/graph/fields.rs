@@ -30,15 +30,10 @@ impl RidgelineEditorPlugin {
         self.graph_show_param_set(&id, &name);
         // A Water Body's `kind` decides which rows its card shows: rebuild it (deferred: the
         // control that changed is on that card).
-        if let Some(w) = &mut self.graph
-            && let Some(specs) = w.draft.node(&id).and_then(|n| {
-                w.catalog
-                    .get(&n.type_id)
-                    .and_then(|e| e.get("params"))
-                    .and_then(Value::as_array)
-            })
-            && params::controls_others(specs, &name)
-        {
+        let controls = self
+            .graph_param_specs(&id)
+            .is_some_and(|specs| params::controls_others(specs, &name));
+        if controls && let Some(w) = &mut self.graph {
             w.rebuild_card(&id);
             self.to_gd().call_deferred("_graph_refresh", &[]);
         }
@@ -177,13 +172,21 @@ impl RidgelineEditorPlugin {
         }
     }
 
-    pub(super) fn graph_param_spec(&self, id: &str, name: &str) -> Option<Value> {
+    /// The catalogue's parameter entries of node `id`'s type.
+    fn graph_param_specs(&self, id: &str) -> Option<&[Value]> {
         let w = self.graph.as_ref()?;
         let n = w.draft.node(id)?;
-        w.catalog
-            .get(&n.type_id)?
-            .get("params")?
-            .as_array()?
+        Some(
+            w.catalog
+                .get(&n.type_id)?
+                .get("params")?
+                .as_array()?
+                .as_slice(),
+        )
+    }
+
+    pub(super) fn graph_param_spec(&self, id: &str, name: &str) -> Option<Value> {
+        self.graph_param_specs(id)?
             .iter()
             .find(|p| params::name(p) == name)
             .cloned()
