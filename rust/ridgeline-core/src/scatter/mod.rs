@@ -31,6 +31,7 @@ pub mod foliage_cutoff;
 pub mod foliage_place;
 pub mod lattice;
 pub mod palette;
+mod palette_read;
 pub mod place;
 pub mod refilter;
 pub mod spacing;
