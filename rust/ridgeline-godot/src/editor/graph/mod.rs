@@ -20,6 +20,7 @@
 
 mod api;
 mod canvas;
+mod card_sync;
 mod cards;
 mod edits;
 mod fields;
