@@ -216,3 +216,25 @@ func test_a_disabled_generation_layer_freezes_the_base() -> void:
 	assert_true(terrain.set_layer_enabled("generation", true), "on again")
 	assert_true(terrain.generate() and terrain.wait_for_generation(), "regenerates")
 	assert_eq(terrain.get_layers()[2].strokes, 2, "both strokes kept")
+
+
+func test_edits_are_refused_while_a_draft_is_shown() -> void:
+	var terrain := _terrain()
+	var source := _heights(terrain)
+	var draft := RECIPE.replace('"seed": 5', '"seed": 6')
+	assert_true(terrain.generate_draft(draft), "the draft starts")
+	assert_true(terrain.wait_for_generation(), "and finishes")
+	assert_true(terrain.is_showing_draft(), "the surface is the draft")
+	var drafted := _heights(terrain)
+	assert_true(_mismatches(drafted, source) > 0, "another surface")
+	var stroke := {"type": "raise", "center": Vector2(40, 30), "radius": 6.0, "amount": 3.0}
+	assert_false(terrain.apply_stroke(stroke), "a stroke on the draft is refused")
+	assert_false(terrain.can_undo_stroke(), "nothing recorded")
+	assert_eq(_mismatches(_heights(terrain), drafted), 0, "the draft is unchanged")
+	assert_eq(terrain.recipe, RECIPE, "and so is the source")
+	assert_true(terrain.generate(), "back to the source")
+	terrain.wait_for_generation()
+	assert_false(terrain.is_showing_draft(), "the source's surface")
+	assert_eq(_mismatches(_heights(terrain), source), 0, "as before the draft")
+	assert_true(terrain.apply_stroke(stroke), "edits work again")
+	terrain.queue_free()

@@ -80,6 +80,17 @@ func test_a_bad_file_is_refused_and_changes_nothing() -> void:
 	dst.queue_free()
 
 
+func test_layer_selections_other_than_bit_sums_are_refused() -> void:
+	var terrain := _terrain()
+	var dir := _fresh_dir("bits")
+	# 64 is no layer; 65 is the heightmap bit plus an unknown one; only -1 means every layer.
+	for layers in [0, 64, 65, -2, 1 << 40]:
+		assert_eq(terrain.export_layers(dir, layers), PackedStringArray(), "layers %d is refused" % layers)
+	assert_false(FileAccess.file_exists(dir + "/layers.json"), "nothing written")
+	assert_eq(terrain.export_layers(dir, 1 | 2).size(), 3, "heightmap, surface and the manifest")
+	terrain.queue_free()
+
+
 func test_folders_outside_the_project_are_refused() -> void:
 	var terrain := _terrain()
 	var before := _all(terrain)

@@ -58,6 +58,25 @@ func test_value_and_id_channels() -> void:
 	assert_eq(zone.get_legend_name(int(terrain.get_user_channel(1, _at(21, 20)))), "village", "legend")
 
 
+func test_a_channel_kind_edited_in_place_applies_at_once() -> void:
+	var terrain := _terrain()
+	var grass: TerrainUserChannel = terrain.user_channel_types[0]
+	assert_false(terrain.set_user_channel(0, _at(20, 20), 3.0, 7.0), "a value channel refuses 7")
+	grass.kind = TerrainUserChannel.KIND_ID
+	assert_true(terrain.set_user_channel(0, _at(20, 20), 3.0, 7.0), "the id channel it became takes 7")
+	assert_eq(terrain.get_user_channel(0, _at(20, 20)), 7.0, "and reads it back as an id")
+	grass.kind = TerrainUserChannel.KIND_VALUE
+	assert_near(terrain.get_user_channel(0, _at(20, 20)), 7.0 / 255.0, 1e-6, "a value channel again reads the byte as 0–1")
+	# The property reads as a copy: appending to it changes nothing (assign instead).
+	var extra := TerrainUserChannel.new()
+	extra.kind = TerrainUserChannel.KIND_ID
+	terrain.user_channel_types.append(extra)
+	assert_eq(terrain.user_channel_types.size(), 2, "an in-place append is not kept")
+	terrain.user_channel_types = [grass, terrain.user_channel_types[1], extra]
+	assert_true(terrain.set_user_channel(2, _at(20, 20), 3.0, 9.0), "an assigned id channel takes effect")
+	terrain.queue_free()
+
+
 func test_user_channel_undo_redo_regeneration_and_save_games() -> void:
 	var terrain := _terrain()
 	var before := _cells(terrain, Terrain3D.LAYER_USER_CHANNELS)

@@ -285,6 +285,17 @@ func test_generate_preview_then_apply_and_undo() -> void:
 	assert_true(drafted != flat, "Generate shows the draft on the terrain")
 	assert_eq(_asset().get_source_json(), source_before, "without applying it")
 	assert_true(String(plugin.call("get_graph_message")).contains("Generated"), "reported: %s" % plugin.call("get_graph_message"))
+	# Painting on the draft is refused: it would be measured on the draft and written into the
+	# source.
+	assert_true(t.call("is_showing_draft"), "the terrain knows it shows a draft")
+	EditorInterface.set_main_screen_editor("3D")
+	await top_down(t)
+	plugin.call("set_tool", "raise")
+	await drag(line(screen_of(at(t, 40, 64)), screen_of(at(t, 86, 64)), 6))
+	assert_true(String(plugin.call("get_message")).contains("unapplied draft"), "painting is refused: %s" % plugin.call("get_message"))
+	assert_eq(_asset().get_source_json(), source_before, "nothing written into the source")
+	assert_true(heights(t, 16) == drafted, "nor onto the draft")
+	plugin.call("set_tool", "none")
 	# A draft that cannot generate keeps the last surface and says why.
 	canvas().disconnection_request.emit(card("biomes").name, 0, card("output").name, 0)
 	await frames(1)
@@ -299,6 +310,7 @@ func test_generate_preview_then_apply_and_undo() -> void:
 	t.call("wait_for_generation")
 	await frames(2)
 	assert_true(heights(t, 16) == flat, "Discard preview shows the source")
+	assert_true(not t.call("is_showing_draft"), "and painting is allowed again")
 	# Apply: one scene undo step.
 	await press("Apply")
 	await frames(2)
@@ -371,6 +383,7 @@ func test_preview_quality_progress_and_node_footers() -> void:
 	t.call("wait_for_generation")
 	await frames(2)
 	assert_true(heights(t, 16) == flat, "Discard preview shows the source")
+	assert_true(not t.call("is_showing_draft"), "and painting is allowed again")
 	assert_true(t.call("get_node_reports").is_empty() or t.call("get_generation_quality") == "final", "the source run")
 
 

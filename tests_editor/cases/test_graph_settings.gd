@@ -139,6 +139,69 @@ func test_generate_and_apply_the_settings_with_the_graph() -> void:
 	await press("Reload")
 
 
+func _dock_status() -> String:
+	for l in EditorInterface.get_base_control().find_children("Status", "Label", true, false):
+		if String(l.text).begins_with("Editing"):
+			return l.text
+	return "<no dock status>"
+
+
+func _layer(recipe: Dictionary, id: String) -> Dictionary:
+	for l in recipe.get("layers", []):
+		if l.get("id", "") == id:
+			return l
+	return {}
+
+
+# Named to run before any test here that edits through the dock (whose connection to the asset
+# would mark it unsaved anyway).
+func test_a_saved_apply_undone_is_unsaved_again() -> void:
+	await _setup()
+	t.call("wait_for_generation")
+	await press("Reload")
+	await type_into(["seed"], "42")
+	await press("Apply")
+	t.call("wait_for_generation")
+	await frames(2)
+	assert_eq(int(JSON.parse_string(_asset().get_source_json())["recipe"]["seed"]), 42, "applied")
+	EditorInterface.save_scene()
+	await frames(2)
+	assert_true(not _dock_status().contains("(unsaved)"), "saved: %s" % _dock_status())
+	await undo()
+	await frames(3)
+	assert_eq(_asset().get_source_json(), source_before, "Ctrl+Z restores the asset")
+	assert_true(_dock_status().contains("(unsaved)"), "and marks it unsaved, as the file holds the undone Apply: %s" % _dock_status())
+	var line := String((ws().find_child("Status", true, false) as Label).text)
+	assert_true(line.contains("not applied"), "the workspace's draft (seed 42) is unapplied again: %s" % line)
+	EditorInterface.save_scene()
+	await frames(2)
+	assert_eq(FileAccess.get_file_as_string(_asset().resource_path), source_before, "saving writes the undone asset")
+	await press("Reload")
+
+
+func test_apply_keeps_the_layers_edited_in_the_dock_meanwhile() -> void:
+	await _setup()
+	t.call("wait_for_generation")
+	await press("Reload")
+	await type_into(["seed"], "42")
+	assert_true(plugin.call("set_layer_enabled", "sculpt", false), "the dock turns a layer off: %s" % plugin.call("get_message"))
+	await frames(2)
+	await press("Apply")
+	t.call("wait_for_generation")
+	await frames(2)
+	var recipe: Dictionary = JSON.parse_string(_asset().get_source_json())["recipe"]
+	assert_eq(int(recipe["seed"]), 42, "the panel's edit is applied")
+	assert_eq(_layer(recipe, "sculpt").get("enabled", true), false, "and the dock's layer edit is kept")
+	assert_eq(_layer(settings(), "sculpt").get("enabled", true), false, "the panel shows the layers written")
+	await undo()
+	await frames(2)
+	assert_true(plugin.call("set_layer_enabled", "sculpt", true), "the layer on again")
+	_asset().call("set_source_json", source_before)
+	await frames(2)
+	t.call("wait_for_generation")
+	await press("Reload")
+
+
 func test_a_grid_change_under_strokes_asks_keep_or_clear() -> void:
 	await _setup()
 	t.call("wait_for_generation")

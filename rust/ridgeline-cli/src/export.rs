@@ -35,6 +35,13 @@ pub fn run(
     out: &Path,
     height_range: Option<[f64; 2]>,
 ) -> Result<(), String> {
+    if height_range.is_some() && matches!(format, ExportFormat::R32 | ExportFormat::TerrainJson) {
+        return Err(
+            "--height-range applies to png16 and r16 only (r32 and terrain-json write heights \
+             as they are)"
+                .into(),
+        );
+    }
     let (field, recipe, resolved) = surface(input)?;
     let [w, d] = field.grid().samples();
     let [lo, hi] = field.height_range();

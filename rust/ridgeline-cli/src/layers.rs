@@ -51,7 +51,7 @@ pub fn run_export(file: &Path, dir: &Path, layers: Option<&str>) -> Result<(), S
 
 /// `layers import`: reads the layer files in `dir`, adds the strokes that make the asset's
 /// layers match them, and saves the asset (`out`, default in place). Nothing is written when a
-/// file is refused or nothing changed.
+/// file is refused, nor in place when nothing changed (`out` still receives the asset).
 pub fn run_import(file: &Path, dir: &Path, out: Option<&Path>) -> Result<(), String> {
     let doc = load(file)?;
     let mut s = session(file, &doc)?;

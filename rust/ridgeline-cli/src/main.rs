@@ -141,7 +141,7 @@ enum Command {
         #[arg(long)]
         entity: Option<String>,
         /// A terrain asset file to update instead of a scene.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["scene", "entity"])]
         asset: Option<PathBuf>,
         /// The scene to patch (default: the project's main scene).
         #[arg(long)]

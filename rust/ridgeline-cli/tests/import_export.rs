@@ -287,3 +287,55 @@ fn resolved_biomes_are_exported_as_layers_and_imported_as_regions() {
     );
     assert_eq!(back["recipe"]["regions"][0]["biome"], "rock");
 }
+
+#[test]
+fn a_height_range_for_a_format_that_ignores_it_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::write(p.join("src.terrain.json"), SOURCE).unwrap();
+    for (format, out) in [("r32", "h.r32"), ("terrain-json", "h.json")] {
+        let (code, err) = ridgeline(
+            p,
+            &[
+                "export",
+                "src.terrain.json",
+                "--format",
+                format,
+                "--out",
+                out,
+                "--height-range",
+                "0,100",
+            ],
+        );
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("--height-range applies to png16 and r16 only"),
+            "{err}"
+        );
+        assert!(!p.join(out).exists(), "nothing written");
+    }
+}
+
+#[test]
+fn apply_preset_takes_an_asset_or_a_scene_not_both() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    std::fs::write(p.join("src.terrain.json"), SOURCE).unwrap();
+    let before = std::fs::read(p.join("src.terrain.json")).unwrap();
+    let (code, err) = ridgeline(
+        p,
+        &[
+            "apply-preset",
+            ".",
+            "--preset",
+            "builtin://terrain/coastal-island",
+            "--asset",
+            "src.terrain.json",
+            "--scene",
+            "main.tscn",
+        ],
+    );
+    assert_eq!(code, 2, "a usage error: {err}");
+    assert!(err.contains("cannot be used with"), "{err}");
+    assert_eq!(std::fs::read(p.join("src.terrain.json")).unwrap(), before);
+}

@@ -5,7 +5,8 @@
 
 use super::params::{Initial, ParamSpec, ParamType, Range};
 use super::reader::{
-    ObjectReader, index, not_whole, number, read_numbers, type_name, whole_i64, whole_u64,
+    ObjectReader, index, not_whole, number, read_numbers, read_point, type_name, whole_i64,
+    whole_u64,
 };
 use super::write::json_number;
 use crate::error::Diagnostics;
@@ -452,24 +453,20 @@ pub fn read_point_list(
         );
         return None;
     }
-    let mut out = Vec::with_capacity(arr.len());
-    let mut ok = true;
-    for (i, p) in arr.iter().enumerate() {
-        let coords = if dims == 3 {
-            read_numbers::<3>(&index(path, i), p, d).map(|c| c.to_vec())
-        } else {
-            read_numbers::<2>(&index(path, i), p, d).map(|c| c.to_vec())
-        };
-        match coords {
-            Some(c) if c.iter().all(|x| x.abs() <= f32::MAX as f64) => out.push(c),
-            Some(_) => {
-                d.push(index(path, i), "coordinates must fit the f32 range");
-                ok = false;
+    // Every point is read (and every bad one reported) before the list is given up.
+    let points: Vec<_> = arr
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let at = index(path, i);
+            if dims == 3 {
+                read_point::<3>(&at, p, d).map(|c| c.to_vec())
+            } else {
+                read_point::<2>(&at, p, d).map(|c| c.to_vec())
             }
-            None => ok = false,
-        }
-    }
-    ok.then_some(out)
+        })
+        .collect();
+    points.into_iter().collect()
 }
 
 #[cfg(test)]

@@ -338,19 +338,24 @@ pub fn read_points(
         );
         return None;
     }
-    let mut out = Vec::with_capacity(arr.len());
-    let mut ok = true;
-    for (i, p) in arr.iter().enumerate() {
-        match read_numbers::<2>(&index(path, i), p, d) {
-            Some(xz) if xz.iter().all(|c| c.abs() <= f32::MAX as f64) => out.push(xz),
-            Some(_) => {
-                d.push(index(path, i), "coordinates must fit the f32 range");
-                ok = false;
-            }
-            None => ok = false,
-        }
+    // Every point is read (and every bad one reported) before the list is given up.
+    let points: Vec<_> = arr
+        .iter()
+        .enumerate()
+        .map(|(i, p)| read_point::<2>(&index(path, i), p, d))
+        .collect();
+    points.into_iter().collect()
+}
+
+/// One point of a point list at `path`: `N` finite numbers, each within the f32 range.
+pub fn read_point<const N: usize>(path: &str, v: &Value, d: &mut Diagnostics) -> Option<[f64; N]> {
+    let coords = read_numbers::<N>(path, v, d)?;
+    if coords.iter().all(|c| c.abs() <= f32::MAX as f64) {
+        Some(coords)
+    } else {
+        d.push(path, "coordinates must fit the f32 range");
+        None
     }
-    ok.then_some(out)
 }
 
 #[cfg(test)]

@@ -173,6 +173,27 @@ impl Settings {
             .collect()
     }
 
+    /// These settings' edits since `base` put over `current`: every top-level key whose value
+    /// differs from `base` is taken from these settings, every other key from `current`. The
+    /// Terrain Graph's settings panel edits a copy of the source's settings taken when it was
+    /// opened (`base`); the dock edits the source's layers meanwhile (`current`), and Apply
+    /// must keep both.
+    pub fn rebased(&self, base: &Settings, current: &Settings) -> Settings {
+        let mut values = current.values.clone();
+        for key in KEYS {
+            match self.values.get(key) {
+                mine if mine == base.values.get(key) => {}
+                Some(v) => {
+                    values.insert(key.to_string(), v.clone());
+                }
+                None => {
+                    values.remove(key);
+                }
+            }
+        }
+        Settings { values }
+    }
+
     /// The whole view as one JSON object.
     pub fn to_value(&self) -> Value {
         Value::Object(self.values.clone())

@@ -164,3 +164,30 @@ fn settings_have_help_text() {
     assert!(help(&[key("rules"), Step::Index(0), key("slope")]).is_some());
     assert!(help(&[key("rules"), Step::Index(0), key("nope")]).is_none());
 }
+
+#[test]
+fn rebased_settings_keep_edits_made_elsewhere_since() {
+    let base = recipe(BASE).settings();
+    // The settings panel changed the seed; the dock meanwhile turned a layer off.
+    let mut mine = base.clone();
+    mine.set(&[key("seed")], Value::from(8)).unwrap();
+    let mut current = base.clone();
+    let mut layers = base.get("layers").unwrap().clone();
+    layers[2]["enabled"] = Value::Bool(false);
+    current.set(&[key("layers")], layers).unwrap();
+    let merged = mine.rebased(&base, &current);
+    assert_eq!(merged.get("seed"), Some(&Value::from(8)));
+    assert_eq!(
+        merged.at(&[key("layers"), Step::Index(2), key("enabled")]),
+        Some(&Value::Bool(false))
+    );
+    // A key both changed: the panel's edit wins (it is what Apply writes).
+    let mut theirs = current.clone();
+    theirs.set(&[key("seed")], Value::from(9)).unwrap();
+    assert_eq!(
+        mine.rebased(&base, &theirs).get("seed"),
+        Some(&Value::from(8))
+    );
+    // Nothing edited: the source as it is now.
+    assert_eq!(base.rebased(&base, &current), current);
+}

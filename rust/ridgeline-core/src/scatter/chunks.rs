@@ -38,21 +38,43 @@ pub fn thinning_rank(rule_hash: u64, p: &Placement) -> u64 {
     )
 }
 
+/// The most render chunks along one side of a terrain: a smaller chunk size is raised to
+/// `size / MAX_CHUNKS_PER_SIDE` (a million chunks at most, about 50 MB of bookkeeping; a tiny
+/// chunk size on a large terrain would otherwise ask for more memory than the machine has).
+pub const MAX_CHUNKS_PER_SIDE: usize = 1024;
+
+/// The chunk side used for `chunk_size` over a terrain of `size` units: `chunk_size` itself
+/// unless it is not positive and finite (then one chunk) or would split a side into more than
+/// [`MAX_CHUNKS_PER_SIDE`] chunks (then the smallest side that does not).
+pub fn usable_chunk_size(size: [f32; 2], chunk_size: f32) -> f32 {
+    let longest = size[0].max(size[1]).max(1.0);
+    if !(chunk_size.is_finite() && chunk_size > 0.0) {
+        return longest;
+    }
+    let smallest = longest / MAX_CHUNKS_PER_SIDE as f32;
+    // The division may round below the bound; one ulp up keeps the count within it.
+    if chunk_size < smallest || (longest / chunk_size).ceil() > MAX_CHUNKS_PER_SIDE as f32 {
+        let mut s = smallest;
+        while (longest / s).ceil() > MAX_CHUNKS_PER_SIDE as f32 {
+            s = s.next_up();
+        }
+        s
+    } else {
+        chunk_size
+    }
+}
+
 impl ChunkIndex {
     /// Groups `scatter`'s placements into chunks of `chunk_size` units over a terrain of `size`
     /// units. `keep` filters placements (exclusions); placements outside the terrain go to the
-    /// nearest border chunk. `chunk_size` must be positive and finite (else one chunk).
+    /// nearest border chunk. The chunk side is [`usable_chunk_size`] of `chunk_size`.
     pub fn build(
         scatter: &Scatter,
         size: [f32; 2],
         chunk_size: f32,
         mut keep: impl FnMut(usize, &Placement) -> bool,
     ) -> Self {
-        let chunk_size = if chunk_size.is_finite() && chunk_size > 0.0 {
-            chunk_size
-        } else {
-            size[0].max(size[1]).max(1.0)
-        };
+        let chunk_size = usable_chunk_size(size, chunk_size);
         let count = |s: f32| ((s / chunk_size).ceil() as usize).max(1);
         let chunks = [count(size[0]), count(size[1])];
         let hashes: Vec<u64> = scatter.rules.iter().map(|r| fnv1a(r.as_bytes())).collect();
@@ -111,6 +133,27 @@ impl ChunkIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tiny_chunk_size_is_raised_to_a_bounded_chunk_count() {
+        assert_eq!(usable_chunk_size([1024.0, 512.0], 32.0), 32.0);
+        assert_eq!(usable_chunk_size([1024.0, 512.0], f32::NAN), 1024.0);
+        assert_eq!(usable_chunk_size([1024.0, 512.0], -1.0), 1024.0);
+        for (size, tiny) in [
+            ([1024.0, 1024.0], 0.01),
+            ([8191.0, 300.0], 1e-30),
+            ([7.0, 3.0], 1e-3),
+        ] {
+            let s = usable_chunk_size(size, tiny);
+            assert!(
+                (size[0] / s).ceil() as usize <= MAX_CHUNKS_PER_SIDE,
+                "{size:?} {s}"
+            );
+            let idx = ChunkIndex::build(&Scatter::default(), size, tiny, |_, _| true);
+            assert!(idx.groups.len() <= MAX_CHUNKS_PER_SIDE * MAX_CHUNKS_PER_SIDE);
+            assert_eq!(idx.chunk_size, s);
+        }
+    }
 
     #[test]
     fn an_empty_index_maps_every_position_to_its_origin_chunk() {

@@ -20,6 +20,7 @@
 //! [`crate::edit::foliage_density`].
 
 use super::palette::Geometry;
+use super::palette_read::read_geometry;
 use super::thinning::Thinning;
 use crate::biome::Role;
 use crate::doc::reader::{ObjectReader, entry, number, read_numbers, show, type_name, within};
@@ -191,30 +192,7 @@ fn read_type(id: &str, v: &Value, path: &str, d: &mut Diagnostics) -> Option<Fol
     if !v.is_object() {
         return None;
     }
-    let model = r.opt_str(d, "model");
-    let prefab = r.opt_str(d, "prefab");
-    let geometry = match (model, prefab) {
-        (Some(m), None) if !m.is_empty() => Some(Geometry::Model(m)),
-        (None, Some(p)) if !p.is_empty() => Some(Geometry::Prefab(p)),
-        (Some(_), Some(_)) => {
-            d.push(
-                path,
-                "needs one geometry reference: `model` or `prefab`, not both",
-            );
-            None
-        }
-        (None, None) => {
-            d.push(
-                path,
-                "needs a geometry reference: `model` (a mesh) or `prefab` (a scene)",
-            );
-            None
-        }
-        _ => {
-            d.push(path, "the geometry reference must not be empty");
-            None
-        }
-    };
+    let geometry = read_geometry(&mut r, path, d);
     let density = match r.raw("density") {
         None => 1.0,
         Some(x) => match number(x) {
@@ -369,7 +347,7 @@ mod tests {
             "palette.foliage[\"grass\"].channel_cutoff.channel: is required",
             "palette.foliage[\"grass\"].colour: unknown field",
             "palette.foliage[\"bad id\"]: foliage type ids use letters",
-            "palette.foliage[\"flower\"]: needs one geometry reference",
+            "palette.foliage[\"flower\"]: needs exactly one geometry reference",
         ] {
             assert!(all.contains(want), "missing `{want}` in:\n{all}");
         }

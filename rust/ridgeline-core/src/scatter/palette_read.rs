@@ -193,6 +193,28 @@ fn range(
     [a, b]
 }
 
+/// The one geometry reference of a placement rule or foliage type at `path`: `model` or
+/// `prefab`, exactly one, not empty (each problem reported at `path`).
+pub(crate) fn read_geometry(
+    r: &mut ObjectReader,
+    path: &str,
+    d: &mut Diagnostics,
+) -> Option<Geometry> {
+    let model = r.opt_str(d, "model");
+    let prefab = r.opt_str(d, "prefab");
+    let problem = match (model, prefab) {
+        (Some(m), None) if !m.is_empty() => return Some(Geometry::Model(m)),
+        (None, Some(p)) if !p.is_empty() => return Some(Geometry::Prefab(p)),
+        (Some(_), Some(_)) => "needs exactly one geometry reference: `model` or `prefab`, not both",
+        (Some(_), None) | (None, Some(_)) => "the geometry reference must not be empty",
+        (None, None) => {
+            "needs exactly one geometry reference: `model` (a Model3D / mesh) or `prefab` (a scene)"
+        }
+    };
+    d.push(path, problem);
+    None
+}
+
 fn has_entries(v: &Value) -> bool {
     v.as_object().is_some_and(|m| !m.is_empty())
 }
@@ -218,30 +240,7 @@ fn read_rule(id: &str, v: &Value, path: &str, d: &mut Diagnostics) -> Option<Pla
         }
     }
     let _ = (r.raw("weight"), r.raw("lod"));
-    let model = r.opt_str(d, "model");
-    let prefab = r.opt_str(d, "prefab");
-    let geometry = match (model, prefab) {
-        (Some(m), None) if !m.is_empty() => Some(Geometry::Model(m)),
-        (None, Some(p)) if !p.is_empty() => Some(Geometry::Prefab(p)),
-        (Some(_), Some(_)) => {
-            d.push(
-                path,
-                "needs exactly one geometry reference: `model` or `prefab`, not both",
-            );
-            None
-        }
-        (Some(_), None) | (None, Some(_)) => {
-            d.push(path, "the geometry reference must not be empty");
-            None
-        }
-        (None, None) => {
-            d.push(
-                path,
-                "needs exactly one geometry reference: `model` (a Model3D / mesh) or `prefab` (a scene)",
-            );
-            None
-        }
-    };
+    let geometry = read_geometry(&mut r, path, d);
     let category = match r.opt_str(d, "category") {
         None => RuleCategory::Prop,
         Some(c) => match RuleCategory::ALL.iter().find(|k| k.name() == c) {

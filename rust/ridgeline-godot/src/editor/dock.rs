@@ -1,7 +1,7 @@
 //! The Terrain dock, built from stock controls (no Control subclass: nothing editor-only is
 //! registered in games). Its signals call the plugin's `_on_*` methods.
 
-use super::tools::{Brush, SIZE_RANGE, TOOLS, Tool};
+use super::tools::{Brush, SIZE_RANGE, TARGET_HEIGHT_RANGE, TOOLS, Tool};
 use godot::classes::control::SizeFlags;
 use godot::classes::scroll_container::ScrollMode;
 use godot::classes::{
@@ -20,8 +20,8 @@ const FIELDS: [(&str, &str, f64, f64, f64); 10] = [
     (
         "target_height",
         "Target height (m)",
-        -100000.0,
-        100000.0,
+        TARGET_HEIGHT_RANGE.0,
+        TARGET_HEIGHT_RANGE.1,
         0.1,
     ),
     ("slope_min", "Slope min (°)", 0.0, 90.0, 0.5),
@@ -34,7 +34,7 @@ const FIELDS: [(&str, &str, f64, f64, f64); 10] = [
 
 /// The hotkeys, as the dock lists them.
 pub const HELP: &str = "LMB paint · Shift invert · Ctrl+LMB pick height (Set height, Water level)\n\
-    [ ] size · - = strength · 1–9, 0, P, B, G, L tool · Esc cancel stroke, then None\n\
+    [ ] size · - = strength · 1–9, 0, P, B, G, L, O tool · Esc cancel stroke, then None\n\
     Ramp: click start, click end · F frames the terrain\n\
     Ctrl+wheel ±1 m, Ctrl+Alt+wheel ±0.1 m target (Set height, Water level)\n\
     RMB/MMB/wheel/Alt navigate · Ctrl+Z / Ctrl+Y undo / redo · Ctrl+S saves the asset";

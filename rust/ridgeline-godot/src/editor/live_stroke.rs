@@ -176,6 +176,14 @@ impl RidgelineEditorPlugin {
             self.show_message("Wait for the generation to finish before painting.", true);
             return;
         }
+        if terrain.bind().is_showing_draft() {
+            self.show_message(
+                "The terrain shows the Terrain Graph's unapplied draft: Apply it or Discard the \
+                 preview before painting.",
+                true,
+            );
+            return;
+        }
         let tool = if invert {
             self.tool.inverted()
         } else {

@@ -282,7 +282,8 @@ impl IEditorPlugin for RidgelineEditorPlugin {
 impl RidgelineEditorPlugin {
     /// Selects a tool by name (`none`, `raise`, `lower`, `smooth`, `flatten`, `set_height`,
     /// `exclude`, `erase`, `hole`, `fill_hole`, `ramp`, `protect`, `biome_paint`,
-    /// `foliage_paint`, `foliage_restore`, `convert_object`), as the dock's buttons do.
+    /// `foliage_paint`, `foliage_restore`, `convert_object`, `water`, `water_remove`), as the
+    /// dock's buttons do.
     /// Returns false for an unknown name.
     #[func]
     pub fn set_tool(&mut self, name: GString) -> bool {
@@ -327,13 +328,28 @@ impl RidgelineEditorPlugin {
     }
 
     /// Sets brush settings of the current tool group from a Dictionary with any of the keys of
-    /// [method get_brush]; values are clamped into range. Remembered per project.
+    /// [method get_brush]; values (floats, ints, or a bool for `water_level`) are clamped into
+    /// range. Remembered per project. An unknown key or a value that is not a number is
+    /// reported with an error and skipped; the other keys still apply.
     #[func]
     pub fn set_brush(&mut self, values: VarDictionary) {
         let mut b = self.brush().to_json();
         for (k, v) in values.iter_shared() {
-            if let (Ok(k), Ok(v)) = (k.try_to::<GString>(), v.try_to::<f64>()) {
-                b[k.to_string()] = serde_json::json!(v);
+            let key = k.to_string();
+            let number = v
+                .try_to::<f64>()
+                .or_else(|_| v.try_to::<i64>().map(|i| i as f64))
+                .or_else(|_| v.try_to::<bool>().map(|t| if t { 1.0 } else { 0.0 }));
+            match (b.get(&key).is_some(), number) {
+                (true, Ok(n)) => b[key] = serde_json::json!(n),
+                (false, _) => godot_error!(
+                    "RidgelineEditorPlugin.set_brush: unknown key `{}`; the keys are those of get_brush()",
+                    key.escape_debug()
+                ),
+                (true, Err(_)) => godot_error!(
+                    "RidgelineEditorPlugin.set_brush: `{key}` must be a number, got {:?}",
+                    v.get_type()
+                ),
             }
         }
         self.set_current_brush(Brush::from_json(&b));

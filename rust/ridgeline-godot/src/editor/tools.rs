@@ -345,6 +345,10 @@ pub struct Brush {
 /// Size limits (world units).
 pub const SIZE_RANGE: (f64, f64) = (0.5, 2000.0);
 
+/// The target height range (m) of Set Height and Water Level: the dock's spin box, and
+/// what Ctrl+click, Ctrl+wheel and `set_brush` clamp to.
+pub const TARGET_HEIGHT_RANGE: (f64, f64) = (-100_000.0, 100_000.0);
+
 impl Default for Brush {
     fn default() -> Self {
         Brush {
@@ -374,7 +378,12 @@ impl Brush {
             strength: fix(self.strength, 0.0, 1.0, d.strength),
             falloff: fix(self.falloff, 0.0, 1.0, d.falloff),
             spacing: fix(self.spacing, 0.05, 1.0, d.spacing),
-            target_height: fix(self.target_height, -1.0e6, 1.0e6, 0.0),
+            target_height: fix(
+                self.target_height,
+                TARGET_HEIGHT_RANGE.0,
+                TARGET_HEIGHT_RANGE.1,
+                0.0,
+            ),
             slope_min: fix(self.slope_min, 0.0, 90.0, 0.0),
             slope_max: fix(self.slope_max, 0.0, 90.0, 90.0),
             density: fix(self.density, 0.0, 1.0, d.density),

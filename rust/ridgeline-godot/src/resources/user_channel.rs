@@ -93,13 +93,15 @@ impl TerrainUserChannel {
             .and_then(|i| self.legend_names.as_slice().get(i).cloned())
             .unwrap_or_default()
     }
-    /// The id named `name` in the legend, or -1.
+    /// The id named `name` in the legend, or -1 (also for a name past entry 255, which no id
+    /// channel can hold).
     #[func]
     pub fn find_legend_id(&self, name: GString) -> i32 {
         self.legend_names
             .as_slice()
             .iter()
             .position(|n| *n == name)
+            .filter(|&i| i <= 255)
             .map_or(-1, |i| i as i32)
     }
 }

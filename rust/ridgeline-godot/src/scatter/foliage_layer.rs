@@ -142,9 +142,15 @@ impl FoliageLayer {
             let rev = self.synced.map_or(0, |s| s.1);
             (feed.stamp(), feed.since(rev))
         };
-        let regrid = self.grid != Some((chunk_size, size));
+        let requested = chunk_size;
+        let regrid = self.grid != Some((requested, size));
         let new_surface = self.synced.is_none_or(|s| s.0 != stamp.0);
         if regrid || new_surface || self.dirty || self.types != inputs.types() {
+            let side = ridgeline_core::scatter::chunks::usable_chunk_size(size, chunk_size);
+            if regrid && side != chunk_size {
+                super::streaming::warn_chunk_size(chunk_size, side, size);
+            }
+            let chunk_size = side;
             self.streamer.reset();
             self.types = inputs.types().to_vec();
             self.streamer.rules = self
@@ -177,7 +183,7 @@ impl FoliageLayer {
             self.streamer
                 .built
                 .resize_with(chunks[0] * chunks[1], || None);
-            self.grid = Some((chunk_size, size));
+            self.grid = Some((requested, size));
             self.dirty = false;
         } else if self.synced != Some(stamp) {
             match since {

@@ -67,6 +67,18 @@ pub fn parse_key(scatter: &Scatter, owner: &str, key: &str) -> Option<Ident> {
     Some((r as u16, i, j))
 }
 
+/// Says that `requested` (TerrainScatter.chunk_size) would split a terrain of `size` into
+/// more chunks than the renderer keeps, and that `used` is drawn with instead.
+pub(super) fn warn_chunk_size(requested: f32, used: f32, size: [f32; 2]) {
+    godot_warn!(
+        "TerrainScatter.chunk_size {requested} would split this {} × {} terrain into more than \
+         {} chunks a side; chunks of {used} units are used instead",
+        size[0],
+        size[1],
+        ridgeline_core::scatter::chunks::MAX_CHUNKS_PER_SIDE
+    );
+}
+
 impl Streamer {
     /// Re-indexes `scatter` without the `hidden` identities; chunks whose placements changed
     /// are rebuilt now (only those). A different chunk grid frees everything.
@@ -86,6 +98,9 @@ impl Streamer {
             hidden.is_empty() || !hidden.contains(&(p.rule, p.cell[0], p.cell[1]))
         });
         if index.chunks != self.index.chunks || rules_changed {
+            if index.chunks != self.index.chunks && index.chunk_size != chunk_size {
+                warn_chunk_size(chunk_size, index.chunk_size, size);
+            }
             self.clear();
         }
         self.scatter = Some(scatter.clone());

@@ -51,7 +51,8 @@ pub struct TerrainScatter {
     #[var(set = set_terrain_path)]
     terrain_path: NodePath,
     /// Side of a render chunk in terrain-local units (> 0; default 32). Changing it rebuilds
-    /// everything.
+    /// everything. A side that would split the terrain into more than 1024 chunks along an
+    /// edge is raised to the smallest that does not, with a warning.
     #[export(range = (4.0, 512.0, 1.0, or_greater))]
     #[var(set = set_chunk_size)]
     chunk_size: f32,

@@ -63,6 +63,14 @@ impl Terrain3D {
         out
     }
 
+    /// True while the surface shows a draft from [method generate_draft] instead of the
+    /// terrain's own source (until the next [method generate] finishes). Edits (strokes, brush
+    /// and runtime writes) are refused meanwhile.
+    #[func]
+    pub fn is_showing_draft(&self) -> bool {
+        self.draft.shown
+    }
+
     /// The quality of the current surface: `"preview"` after [method generate_draft] with
     /// `preview`, `"final"` otherwise (and before the first generation).
     #[func]
@@ -74,7 +82,44 @@ impl Terrain3D {
     }
 }
 
+/// Whether the surface shows a draft from [`Terrain3D::generate_draft`] instead of the
+/// terrain's own source. Edits are refused while it does: they would be measured on the
+/// draft's surface and written into the source.
+#[derive(Default)]
+pub struct DraftState {
+    /// The running generation is a draft.
+    running: bool,
+    /// The current surface is a draft.
+    shown: bool,
+}
+
 impl Terrain3D {
+    /// A generation from the terrain's own source starts.
+    pub(super) fn draft_source_generation_started(&mut self) {
+        self.draft.running = false;
+    }
+
+    /// The running generation finished (`ok`) or failed; a failed one keeps the surface.
+    pub(super) fn draft_generation_ended(&mut self, ok: bool) {
+        let running = std::mem::take(&mut self.draft.running);
+        if ok {
+            self.draft.shown = running;
+        }
+    }
+
+    /// `Err` while the surface shows a draft: edits must wait for the source's surface.
+    pub(super) fn check_not_draft(&self) -> Result<(), String> {
+        if self.draft.shown {
+            Err(
+                "the surface shows an unapplied draft (generate_draft): apply it to the \
+                 source or call generate() before editing"
+                    .into(),
+            )
+        } else {
+            Ok(())
+        }
+    }
+
     fn start_draft(&mut self, text: &str, quality: Quality) -> Result<(), String> {
         let doc = Document::parse(text, "draft").map_err(|e| e.to_string())?;
         let masks = self.new_mask_cache();
@@ -98,6 +143,7 @@ impl Terrain3D {
         // source, and the asset revision shown is unknown until then.
         self.source_replaced = true;
         self.asset_sync_generation_failed();
+        self.draft.running = true;
         self.want_process();
         Ok(())
     }

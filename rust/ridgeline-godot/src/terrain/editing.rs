@@ -180,7 +180,10 @@ impl Terrain3D {
             godot_error!("Terrain3D.{what}: wait for the running generation before editing");
             return false;
         }
-        if let Err(e) = self.check_asset_current() {
+        if let Err(e) = self
+            .check_not_draft()
+            .and_then(|_| self.check_asset_current())
+        {
             godot_error!("Terrain3D.{what}: {e}");
             return false;
         }

@@ -121,6 +121,7 @@ impl Terrain3D {
             (self.collision_mode.core(), self.render_path.core()),
         ));
         self.asset_generation_started();
+        self.draft_source_generation_started();
         self.want_process();
         Ok(())
     }
@@ -226,6 +227,7 @@ impl Terrain3D {
         match result {
             Ok((prepared, chunks)) => {
                 self.asset_generation_finished();
+                self.draft_generation_ended(true);
                 self.pending_chunks = Some(chunks);
                 for w in &prepared.warnings {
                     godot_warn!("{w}");
@@ -260,6 +262,7 @@ impl Terrain3D {
             }
             Err(msg) => {
                 self.asset_sync_generation_failed();
+                self.draft_generation_ended(false);
                 self.fail(&msg)
             }
         }

@@ -46,7 +46,8 @@ impl Terrain3D {
     /// (`res://`, `user://` or an absolute path; created if missing): `heightmap.png` (16-bit,
     /// its height range embedded), `surface.png`, `splat-0.png`…`splat-2.png`, `user.png`,
     /// `water.png`, `foliage-0.png`, `foliage-1.png` and the `layers.json` manifest; one
-    /// pixel per sample. `layers` selects groups by bit (-1: all): 1 heightmap, 2 surface,
+    /// pixel per sample. `layers` selects groups by bit (-1: all; any other value must be a sum
+    /// of these bits, or nothing is written): 1 heightmap, 2 surface,
     /// 4 splat weights, 8 user channels, 16 water depth, 32 foliage density. Only files whose
     /// bytes differ from the folder's are written, each atomically. Returns the paths written
     /// (empty when nothing changed); empty with an error when the terrain has no surface yet,
@@ -98,15 +99,17 @@ impl Terrain3D {
         dir: &GString,
         layers: i64,
     ) -> Result<Vec<String>, String> {
-        let groups = if layers < 0 {
-            layer_files::ALL_GROUPS
-        } else {
-            // Bits above 32 would be cut off by a cast and could select layers by accident.
-            u32::try_from(layers).unwrap_or(0) & layer_files::ALL_GROUPS
+        let all = i64::from(layer_files::ALL_GROUPS);
+        let groups = match layers {
+            -1 => layer_files::ALL_GROUPS,
+            l if l > 0 && l & !all == 0 => layer_files::ALL_GROUPS & l as u32,
+            _ => {
+                return Err(format!(
+                    "layers {layers} must be -1 (every layer) or a sum of the layer bits \
+                     1, 2, 4, 8, 16 and 32"
+                ));
+            }
         };
-        if groups == 0 {
-            return Err(format!("layers {layers} selects no layer (bits 1..=32)"));
-        }
         let session = self.session()?;
         let s = lock(&session).map_err(|_| "the edit session is unusable".to_string())?;
         let files = layer_files::export(&s, &folder(dir)?, groups).map_err(|e| e.to_string())?;

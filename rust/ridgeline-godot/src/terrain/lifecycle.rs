@@ -50,6 +50,7 @@ impl INode3D for Terrain3D {
             hit_keys: Default::default(),
             pending_chunks: None,
             source_replaced: false,
+            draft: Default::default(),
             asset_sync: Default::default(),
             chunks: ChunkResources::default(),
             materials: Default::default(),

@@ -153,8 +153,10 @@ pub struct Terrain3D {
     /// The four game-defined user channels ([TerrainUserChannel]: name, kind, legend); at most
     /// four, index = channel. A missing entry is a value channel. See
     /// [method set_user_channel].
+    /// Reading it gives a copy of the list: assign a new array to change it (the channel
+    /// resources themselves are shared; editing one, its kind say, takes effect at once).
     #[export]
-    #[var(set = set_user_channel_types)]
+    #[var(get = get_user_channel_types, set = set_user_channel_types)]
     user_channel_types: Array<Gd<crate::resources::user_channel::TerrainUserChannel>>,
     /// The user channel (0–3) that tints the drawn surface toward [member user_tint_color] by
     /// its value (a "cut grass" or "wet ground" look), or -1 for none.
@@ -176,6 +178,8 @@ pub struct Terrain3D {
     pending_chunks: Option<ChunkData>,
     /// The asset or recipe was replaced since the last generation started.
     source_replaced: bool,
+    /// Whether the surface (or the running generation) is an unapplied draft.
+    draft: draft_generation::DraftState,
     /// Which revision of [member asset] the surface and edit session reflect, and which one
     /// the running generation reads (see [`asset_sync`]).
     asset_sync: asset_sync::AssetSync,
@@ -321,6 +325,14 @@ impl Terrain3D {
     pub fn set_overlay(&mut self, overlay: overlay::Overlay) {
         self.overlay = overlay;
         self.refresh_overlay(true);
+    }
+
+    /// Gets [member user_channel_types]: a copy of the list (assign a new array to change it).
+    #[func]
+    pub fn get_user_channel_types(
+        &self,
+    ) -> Array<Gd<crate::resources::user_channel::TerrainUserChannel>> {
+        self.user_channel_types.duplicate_shallow()
     }
 
     /// Sets [member user_channel_types] (at most four; later entries are refused with an

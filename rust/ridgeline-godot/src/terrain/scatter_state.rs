@@ -66,7 +66,8 @@ impl Terrain3D {
         out
     }
 
-    /// The scatter rule ids by rule index (empty without placements).
+    /// The scatter rule ids by rule index, from the palette's rules (empty before the first
+    /// surface or without a palette; a rule that placed nothing is listed too).
     #[func]
     pub fn get_scatter_rules(&self) -> PackedStringArray {
         self.scatter_view()

@@ -97,7 +97,7 @@ impl TerrainHandle {
 impl Terrain3D {
     /// The biome at `world_position` at the nearest sample: the painted region, else the
     /// recipe's biome rules, else the default biome (see [code]ridgeline explain[/code] for why);
-    /// an empty name outside the terrain.
+    /// an empty name outside the terrain and in a hole.
     #[func]
     pub fn get_biome(&self, world_position: Vector3) -> StringName {
         self.surface(StringName::default(), |p, xf| {

@@ -150,8 +150,19 @@ impl Terrain3D {
     }
 }
 
+#[godot_api(secondary)]
 impl Terrain3D {
-    /// Keeps at most four channel types (an error names the rest) and re-reads their kinds.
+    /// Handler of a user channel type's `changed` signal: its kind is read again, so a kind
+    /// edited in the inspector or from a script applies to the next write and read.
+    #[func]
+    fn _on_user_channel_type_changed(&mut self) {
+        self.refresh_user_channel_kinds();
+    }
+}
+
+impl Terrain3D {
+    /// Keeps at most four channel types (an error names the rest), follows their `changed`
+    /// signals and re-reads their kinds.
     pub(super) fn store_user_channel_types(&mut self, channels: Array<Gd<TerrainUserChannel>>) {
         if channels.len() > USER_CHANNELS {
             godot_error!(
@@ -159,9 +170,20 @@ impl Terrain3D {
                 channels.len()
             );
         }
-        let mut kept = Array::new();
+        let mut kept: Array<Gd<TerrainUserChannel>> = Array::new();
         for c in channels.iter_shared().take(USER_CHANNELS) {
             kept.push(&c);
+        }
+        let call = Callable::from_object_method(&self.to_gd(), "_on_user_channel_type_changed");
+        for mut c in self.user_channel_types.iter_shared() {
+            if c.is_connected("changed", &call) {
+                c.disconnect("changed", &call);
+            }
+        }
+        for mut c in kept.iter_shared() {
+            if !c.is_connected("changed", &call) {
+                c.connect("changed", &call);
+            }
         }
         self.user_channel_types = kept;
         self.refresh_user_channel_kinds();

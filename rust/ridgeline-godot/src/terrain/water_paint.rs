@@ -18,7 +18,8 @@ impl Terrain3D {
 
     /// Paints water on the grid samples within `radius` (terrain-local units, > 0) of `center`
     /// (a world position; its terrain-local X/Z is used), with brush weight `strength` 0–1
-    /// (full inside the radius; see docs/water.md).
+    /// (full inside half the radius, then a smooth fade to 0 at the radius: the stroke's
+    /// default falloff of 0.5; see docs/water.md).
     ///
     /// Each sample's water depth moves toward `depth` (metres, 0 to
     /// [method get_max_water_depth]; 0 removes water) by the weight. The water surface stays where

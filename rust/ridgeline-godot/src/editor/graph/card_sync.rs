@@ -199,7 +199,12 @@ impl Workspace {
             && self.settings != self.applied_settings
             && let Some(t) = &self.target
             && let Ok(doc) = t.document()
-            && let Err(e) = super::target::document_with(&doc, &self.settings, &self.draft)
+            && let Err(e) = super::target::document_with_edits(
+                &doc,
+                &self.settings,
+                &self.applied_settings,
+                &self.draft,
+            )
         {
             let i = self.problems.add_item(&format!("Recipe settings: {e}"));
             self.problems

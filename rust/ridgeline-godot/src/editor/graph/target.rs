@@ -87,6 +87,20 @@ pub fn document_with(
     Ok(with_recipe(document, recipe))
 }
 
+/// `document` with the workspace's graph `draft` and its settings edits in it: the keys of
+/// `settings` that differ from `applied` (what the source held when the workspace last loaded
+/// or applied it) over the document's settings as they are now, so edits made elsewhere since
+/// (the dock's Layers panel) are kept. Validated whole.
+pub fn document_with_edits(
+    document: &Document,
+    settings: &Settings,
+    applied: &Settings,
+    draft: &Draft,
+) -> Result<Document, String> {
+    let current = document.recipe().settings();
+    document_with(document, &settings.rebased(applied, &current), draft)
+}
+
 /// `document` holding `recipe` (an asset keeps its id).
 pub fn with_recipe(document: &Document, recipe: Recipe) -> Document {
     match document {

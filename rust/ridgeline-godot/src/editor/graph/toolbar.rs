@@ -2,7 +2,7 @@
 //! draft; Preview and Cancel are in [`super::run_panel`]), Discard preview, Apply (one scene undo step) and Reload.
 //! Editor-only: nothing here is registered in games.
 
-use super::target::{Target, document_with};
+use super::target::{Target, document_with_edits};
 use crate::editor::plugin::RidgelineEditorPlugin;
 use godot::prelude::*;
 use ridgeline_core::graph::draft::Draft;
@@ -72,6 +72,26 @@ impl RidgelineEditorPlugin {
         }
     }
 
+    /// A scene undo or redo of Apply (or of a preset applied) replaced the pinned source: what
+    /// counts as applied follows it (the draft stays as it is, now unapplied if it differs).
+    /// Deferred, so it reads the source after every operation of the step ran.
+    #[func]
+    fn _on_graph_source_restored(&mut self) {
+        self.to_gd().call_deferred("_graph_follow_source", &[]);
+    }
+
+    #[func]
+    fn _graph_follow_source(&mut self) {
+        let Some(target) = self.graph_target() else {
+            return;
+        };
+        if let (Ok(doc), Some(w)) = (target.document(), &mut self.graph) {
+            w.applied = doc.recipe().draft();
+            w.applied_settings = doc.recipe().settings();
+            w.refresh_problems();
+        }
+    }
+
     /// Rebuilds the canvas from the draft (deferred after card controls).
     #[func]
     fn _graph_refresh(&mut self) {
@@ -96,7 +116,7 @@ impl RidgelineEditorPlugin {
         let w = self.graph.as_ref().ok_or("the Terrain Graph is not open")?;
         let target = w.target.clone().ok_or("the Terrain Graph is not pinned")?;
         let doc = target.document()?;
-        let merged = document_with(&doc, &w.settings, &w.draft)?;
+        let merged = document_with_edits(&doc, &w.settings, &w.applied_settings, &w.draft)?;
         Ok((target, merged))
     }
 
@@ -146,7 +166,19 @@ impl RidgelineEditorPlugin {
             &doc.to_canonical_json(),
             "Ridgeline: apply Terrain Graph",
         );
+        // A draft on screen gives way to the source just written (the source's own change
+        // regenerates it too, unless the text did not change).
+        if target.terrain.bind().is_showing_draft() {
+            target.terrain.clone().call_deferred("generate", &[]);
+        }
         if let Some(w) = &mut self.graph {
+            // The source may hold settings edited elsewhere since (the dock's layers): the
+            // panel shows what was written.
+            let written = doc.recipe().settings();
+            if w.settings != written {
+                w.settings = written;
+                w.settings_panel.show(&w.settings);
+            }
             w.mark_applied();
         }
         self.graph_show("Applied to the terrain's source (Ctrl+Z undoes it).", false);
@@ -169,10 +201,19 @@ impl RidgelineEditorPlugin {
                     ur.add_undo_property(&terrain, "recipe", &old.to_variant());
                 }
             }
+            let me = self.to_gd().upcast::<Object>();
+            ur.add_do_method(&me, "_on_graph_source_restored", &[]);
+            ur.add_undo_method(&me, "_on_graph_source_restored", &[]);
             ur.commit_action_ex().execute(false).done();
         }
         match &target.asset {
             Some(a) => {
+                // Undo and redo of this step change the asset too: it is marked unsaved then
+                // as well (after a save in between).
+                self.watch_source(
+                    &target.terrain,
+                    &crate::editor::edit_source::EditSource::Asset(a.clone()),
+                );
                 let mut a = a.clone();
                 a.call_deferred("set_source_json", &[text.to_variant()]);
                 if !self.dirty.contains(&a) {
