@@ -63,3 +63,29 @@ func test_a_bad_batch_changes_nothing() -> void:
 	assert_false(terrain.redo_stroke(), "nothing to redo either")
 	assert_eq(terrain.get_runtime_strokes().size(), 0, "no runtime strokes")
 	assert_eq(events[0], 0, "no terrain_changed")
+
+
+## A save game of a write larger than four million numbers (a height patch over 2049² samples)
+## comes back, also through GDScript's JSON (which turns its packed arrays into Arrays of floats).
+func test_a_large_patch_survives_a_save_game() -> void:
+	var big := '{"size": [2048, 2048], "resolution": [2048, 2048], "seed": 5, "chunk_cells": 64}'
+	var terrain := recipe_terrain(big)
+	var rect := Rect2i(0, 0, 2049, 2049)
+	var values := PackedFloat32Array()
+	values.resize(rect.size.x * rect.size.y)
+	for i in values.size():
+		values[i] = float(i % 977) * 0.25
+	assert_true(terrain.set_height_rect(rect, values), "a whole-terrain patch")
+	var saved := terrain.get_runtime_strokes()
+	assert_eq(saved.size(), 1, "one stroke")
+	assert_true(saved[0]["heights"] is PackedFloat64Array, "its heights come back as a packed array")
+	var through_json: Array[Dictionary] = []
+	for d: Dictionary in JSON.parse_string(JSON.stringify(saved)):
+		through_json.append(d)
+	for strokes in [saved, through_json]:
+		var fresh := recipe_terrain(big)
+		assert_true(fresh.apply_strokes(strokes), "apply_strokes reads it back")
+		assert_true(fresh.get_height_rect(Rect2i(1000, 1000, 64, 64)) == terrain.get_height_rect(Rect2i(1000, 1000, 64, 64)), "the same heights")
+		assert_eq(fresh.get_sample_height(2048, 2048), values[values.size() - 1], "to the last sample")
+		fresh.queue_free()
+	terrain.queue_free()

@@ -14,18 +14,28 @@ use serde_json::{Map, Value};
 /// list, a point).
 pub const MAX_DEPTH: usize = 32;
 
-/// Most values (numbers, strings, containers, …) one conversion accepts.
+/// Most values (strings, containers, numbers outside lists, …) one conversion accepts, besides
+/// the numbers of lists.
 pub const MAX_VALUES: usize = 4_000_000;
+
+/// Most numbers the lists (Arrays and packed arrays) of one conversion may hold together: a
+/// height patch of a whole 4097² terrain, the largest stroke a save game holds
+/// ([method Terrain3D.get_runtime_strokes]), also after a round trip through GDScript's JSON
+/// (which turns packed arrays into Arrays of floats). The caller already holds these numbers in
+/// memory; this bounds the JSON they become.
+pub const MAX_NUMBERS: usize = 4097 * 4097;
 
 /// Converts a Variant to JSON. Vectors become arrays (`Vector2(x, y)` → `[x, y]`,
 /// `Vector3(x, y, z)` → `[x, y, z]`), packed and typed arrays become arrays, `StringName`s
 /// strings. Anything else (objects, RIDs, …), a non-finite number, a cycle, nesting deeper than
-/// [`MAX_DEPTH`] or more than [`MAX_VALUES`] values is an error naming where it was found
-/// (`path` is the name of the root, e.g. `stroke`).
+/// [`MAX_DEPTH`] or more than [`MAX_VALUES`] values (numbers in lists: more than
+/// [`MAX_NUMBERS`]) is an error naming where it was found (`path` is the name of the
+/// root, e.g. `stroke`).
 pub fn to_json(v: &Variant, path: &str) -> Result<Value, String> {
     let mut walk = Walk {
         ancestors: Vec::new(),
         budget: MAX_VALUES,
+        numbers: MAX_NUMBERS,
     };
     walk.value(v, path)
 }
@@ -35,6 +45,8 @@ struct Walk {
     ancestors: Vec<Variant>,
     /// Values still allowed.
     budget: usize,
+    /// Numbers in lists still allowed.
+    numbers: usize,
 }
 
 impl Walk {
@@ -45,6 +57,16 @@ impl Walk {
             ));
         }
         self.budget -= n;
+        Ok(())
+    }
+
+    fn count_number(&mut self, n: usize, path: &str) -> Result<(), String> {
+        if n > self.numbers {
+            return Err(format!(
+                "{path}: too many numbers in lists (more than {MAX_NUMBERS} in one call)"
+            ));
+        }
+        self.numbers -= n;
         Ok(())
     }
 
@@ -76,9 +98,19 @@ impl Walk {
                     .try_to::<AnyArray>()
                     .map_err(|e| format!("{path}: unreadable Array ({e})"))?;
                 self.enter(v, path)?;
-                let mut out = Vec::with_capacity(a.len().min(self.budget));
+                let mut out = Vec::with_capacity(a.len().min(self.budget.max(self.numbers)));
                 for (i, item) in a.iter_shared().enumerate() {
-                    out.push(self.value(&item, &format!("{path}[{i}]"))?);
+                    // A number in a list counts against the number budget (a patch's heights).
+                    let converted = match item.get_type() {
+                        T::INT => self
+                            .count_number(1, path)
+                            .map(|_| Value::from(item.to::<i64>())),
+                        T::FLOAT => self
+                            .count_number(1, path)
+                            .and_then(|_| number(item.to::<f64>(), &format!("{path}[{i}]"))),
+                        _ => self.value(&item, &format!("{path}[{i}]")),
+                    };
+                    out.push(converted?);
                 }
                 self.ancestors.pop();
                 Value::Array(out)
@@ -99,22 +131,22 @@ impl Walk {
             }
             T::PACKED_FLOAT32_ARRAY => {
                 let a = v.to::<PackedFloat32Array>();
-                self.count(a.len(), path)?;
+                self.count_number(a.len(), path)?;
                 numbers(a.as_slice().iter().map(|&x| x as f64), path)?
             }
             T::PACKED_FLOAT64_ARRAY => {
                 let a = v.to::<PackedFloat64Array>();
-                self.count(a.len(), path)?;
+                self.count_number(a.len(), path)?;
                 numbers(a.as_slice().iter().copied(), path)?
             }
             T::PACKED_INT32_ARRAY => {
                 let a = v.to::<PackedInt32Array>();
-                self.count(a.len(), path)?;
+                self.count_number(a.len(), path)?;
                 Value::Array(a.as_slice().iter().map(|&x| Value::from(x)).collect())
             }
             T::PACKED_INT64_ARRAY => {
                 let a = v.to::<PackedInt64Array>();
-                self.count(a.len(), path)?;
+                self.count_number(a.len(), path)?;
                 Value::Array(a.as_slice().iter().map(|&x| Value::from(x)).collect())
             }
             T::PACKED_VECTOR2_ARRAY => {

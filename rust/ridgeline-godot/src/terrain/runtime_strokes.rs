@@ -101,7 +101,11 @@ fn apply_all(s: &mut EditSession, values: &[Value]) -> Result<Change, String> {
     Ok(merged)
 }
 
-/// A JSON value as a Variant (whole numbers as `int`, objects as Dictionaries).
+/// The length from which a list of numbers is returned as a packed array.
+const PACK_FROM: usize = 16;
+
+/// A JSON value as a Variant (whole numbers as `int`, objects as Dictionaries, lists of at
+/// least [`PACK_FROM`] numbers as `PackedInt64Array` / `PackedFloat64Array`).
 fn from_json(v: &Value) -> Variant {
     match v {
         Value::Null => Variant::nil(),
@@ -111,6 +115,14 @@ fn from_json(v: &Value) -> Variant {
             None => n.as_f64().unwrap_or(f64::NAN).to_variant(),
         },
         Value::String(s) => s.as_str().to_variant(),
+        // A long list of numbers (a patch's heights or bytes) becomes a packed array: compact
+        // in a save game and read back by apply_strokes within MAX_PACKED_NUMBERS.
+        Value::Array(items) if items.len() >= PACK_FROM && items.iter().all(Value::is_i64) => {
+            PackedInt64Array::from_iter(items.iter().filter_map(Value::as_i64)).to_variant()
+        }
+        Value::Array(items) if items.len() >= PACK_FROM && items.iter().all(Value::is_number) => {
+            PackedFloat64Array::from_iter(items.iter().filter_map(Value::as_f64)).to_variant()
+        }
         Value::Array(items) => {
             let mut a = VarArray::new();
             for item in items {
