@@ -31,6 +31,54 @@ func _settle() -> void:
 	await frames(2)
 
 
+func _options_dialog() -> ConfirmationDialog:
+	for c in EditorInterface.get_base_control().get_children():
+		if c is ConfirmationDialog and c.title == "Import heightmap" and c.visible:
+			return c
+	return null
+
+
+func test_a_raw_file_that_is_not_square_asks_for_its_width_and_depth() -> void:
+	await _setup()
+	# 40 × 20 little-endian 16-bit samples rising along X: 1600 bytes, not a square.
+	var raw := DIR + "/wide.r16"
+	var bytes := PackedByteArray()
+	bytes.resize(40 * 20 * 2)
+	for z in 20:
+		for x in 40:
+			bytes.encode_u16((z * 40 + x) * 2, x * 1000)
+	var f := FileAccess.open(raw, FileAccess.WRITE)
+	f.store_buffer(bytes)
+	f.close()
+	var old_asset: Resource = t.asset
+	plugin.call("_on_import_file_selected", raw)
+	var dialog := _options_dialog()
+	assert_true(dialog != null, "the options dialog opens instead of an error: %s" % plugin.call("get_message"))
+	if dialog == null:
+		return
+	var says := ""
+	for l in dialog.find_children("*", "Label", true, false):
+		says += String(l.text) + " | "
+	assert_true(says.contains("not a square") and says.contains("Give the file's width and depth"), "it says what is missing: %s" % says)
+	var spins := dialog.find_children("*", "SpinBox", true, false).filter(func(n: Node) -> bool: return n.visible)
+	assert_eq(spins.size(), 6, "size, height range, and the raw width and depth")
+	spins[4].value = 40
+	spins[5].value = 20
+	spins[2].value = 0.0
+	spins[3].value = 65.535
+	dialog.hide()
+	plugin.call("_on_import_confirmed")
+	var msg := String(plugin.call("get_message"))
+	assert_true(msg.contains("40 × 20 samples"), "imported with the given width and depth: %s" % msg)
+	await _settle()
+	assert_true(t.asset != null and t.asset.resource_path == DIR + "/wide.terrain.json", "the terrain shows the new asset")
+	assert_eq(t.call("get_size"), Vector2(39, 19), "one metre per sample by default")
+	assert_true(absf(float(t.call("get_height", at(t, 10, 5))) - 10.0) < 0.01, "heights from the file: 1000 per metre along X")
+	await undo()
+	await _settle()
+	assert_eq(t.asset, old_asset, "one undo step")
+
+
 func test_import_through_the_dialogs_assigns_a_new_asset_with_undo() -> void:
 	await _setup()
 	var png := DIR + "/ramp.png"
@@ -47,8 +95,8 @@ func test_import_through_the_dialogs_assigns_a_new_asset_with_undo() -> void:
 	assert_true(dialog != null, "the options dialog opens")
 	if dialog == null:
 		return
-	var spins := dialog.find_children("*", "SpinBox", true, false)
-	assert_eq(spins.size(), 4, "size and height range fields")
+	var spins := dialog.find_children("*", "SpinBox", true, false).filter(func(n: Node) -> bool: return n.visible)
+	assert_eq(spins.size(), 4, "size and height range fields (no raw width and depth for a PNG)")
 	assert_eq(spins[0].value, 32.0, "size X prefilled from the file")
 	var line: LineEdit = dialog.find_children("*", "LineEdit", true, false)[-1]
 	assert_eq(line.text, DIR + "/ramp.terrain.json", "the asset beside the file")

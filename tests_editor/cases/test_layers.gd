@@ -148,3 +148,13 @@ func test_bad_layer_edits_change_nothing() -> void:
 	assert_true(not plugin.call("set_target_layer", "exclusions"), "Raise cannot target exclusions")
 	assert_eq(t.call("get_layers"), layers, "nothing changed")
 	assert_true(String(plugin.call("get_message")).length() > 0, "the dock says why")
+	# A refused rename typed into a row shows the layer's name again, not the refused text.
+	await frames(2)
+	var field: LineEdit = _row("sculpt").get_node("Name")
+	var name_before := field.text
+	field.text = ""
+	field.text_submitted.emit("")
+	await frames(2)
+	assert_eq(t.call("get_layers"), layers, "an empty name is refused")
+	var shown: LineEdit = _row("sculpt").get_node("Name")
+	assert_eq(shown.text, name_before, "the row shows the name again")

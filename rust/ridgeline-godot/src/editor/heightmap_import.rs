@@ -24,6 +24,9 @@ pub(super) struct ImportDialogs {
     info: Gd<Label>,
     size: [Gd<SpinBox>; 2],
     range: [Gd<SpinBox>; 2],
+    /// The raw file's width and depth in samples, with their label (shown for raw files).
+    raw: [Gd<SpinBox>; 2],
+    raw_label: Gd<Label>,
     asset: Gd<LineEdit>,
     /// The file the options dialog imports (`res://…`).
     picked: String,
@@ -69,19 +72,27 @@ impl ImportDialogs {
         page.add_child(&info);
         let mut grid = GridContainer::new_alloc();
         grid.set_columns(3);
-        let size = [spin(0.001, 65536.0, 0.001), spin(0.001, 65536.0, 0.001)];
+        // 0: the default size, one metre per sample (before a raw file's width is known).
+        let size = [spin(0.0, 65536.0, 0.001), spin(0.0, 65536.0, 0.001)];
         // Wide: a PNG's embedded range may be 0..65535 (v = h); the node checks the heights.
         let range = [spin(-1.0e6, 1.0e6, 0.01), spin(-1.0e6, 1.0e6, 0.01)];
+        let raw = [spin(2.0, 8193.0, 1.0), spin(2.0, 8193.0, 1.0)];
+        let mut labels = Vec::new();
         for (text, [a, b], tip) in [
             (
                 "Size X / Z (m)",
                 &size,
-                "World size of the terrain along X and Z",
+                "World size of the terrain along X and Z (0: one metre per sample)",
             ),
             (
                 "Heights min / max (m)",
                 &range,
                 "Heights of the smallest and largest sample value (PNG, R16)",
+            ),
+            (
+                "Raw width / depth (samples)",
+                &raw,
+                "Samples per row and rows of the raw file (a raw file does not store them)",
             ),
         ] {
             let mut l = Label::new_alloc();
@@ -90,7 +101,9 @@ impl ImportDialogs {
             grid.add_child(&l);
             grid.add_child(a);
             grid.add_child(b);
+            labels.push(l);
         }
+        let raw_label = labels.pop().expect("three rows were added");
         page.add_child(&grid);
         let mut l = Label::new_alloc();
         l.set_text("New asset (res://…/<name>.terrain.json)");
@@ -113,6 +126,8 @@ impl ImportDialogs {
             info,
             size,
             range,
+            raw,
+            raw_label,
             asset,
             picked: String::new(),
             integer: true,
@@ -137,6 +152,7 @@ impl ImportDialogs {
         for (s, v) in self.size.iter_mut().zip(plan.size) {
             s.set_value_no_signal(v);
         }
+        self.show_raw(is_raw(file), [w, d]);
         let [lo, hi] = plan.height_range.unwrap_or([0.0, 0.0]);
         for (s, v) in self.range.iter_mut().zip([lo, hi]) {
             s.set_value_no_signal(v);
@@ -146,16 +162,51 @@ impl ImportDialogs {
         self.options.popup_centered();
     }
 
+    /// Opens the options dialog for a raw `file` whose width and depth the defaults could not
+    /// find (`why`: it is not square): the user gives them; size 0 keeps one metre per sample.
+    pub(super) fn show_raw_options(&mut self, file: &str, why: &str, asset: &str) {
+        self.picked = file.to_string();
+        self.integer = !file.to_ascii_lowercase().ends_with(".r32");
+        self.info.set_text(&format!(
+            "{why}\nGive the file's width and depth in samples (width × depth × {} bytes).",
+            if self.integer { 2 } else { 4 }
+        ));
+        for s in &mut self.size {
+            s.set_value_no_signal(0.0);
+        }
+        for (s, v) in self.range.iter_mut().zip([0.0, 100.0]) {
+            s.set_value_no_signal(v);
+            s.set_editable(self.integer);
+        }
+        self.show_raw(true, [2, 2]);
+        self.asset.set_text(asset);
+        self.options.popup_centered();
+    }
+
+    fn show_raw(&mut self, raw: bool, samples: [usize; 2]) {
+        self.raw_label.set_visible(raw);
+        for (s, v) in self.raw.iter_mut().zip(samples) {
+            s.set_visible(raw);
+            s.set_value_no_signal(v as f64);
+        }
+    }
+
     /// What the options dialog holds: the file, the asset path and the options.
     pub(super) fn chosen(&self) -> (String, String, VarDictionary) {
         let mut d = VarDictionary::new();
-        d.set(
-            "size",
-            Vector2::new(
-                self.size[0].get_value() as f32,
-                self.size[1].get_value() as f32,
-            ),
-        );
+        let size = [self.size[0].get_value(), self.size[1].get_value()];
+        if size.iter().all(|&s| s > 0.0) {
+            d.set("size", Vector2::new(size[0] as f32, size[1] as f32));
+        }
+        if self.raw_label.is_visible() {
+            d.set(
+                "raw_size",
+                Vector2i::new(
+                    self.raw[0].get_value() as i32,
+                    self.raw[1].get_value() as i32,
+                ),
+            );
+        }
         if self.integer {
             d.set(
                 "height_range",
@@ -177,6 +228,12 @@ impl ImportDialogs {
             n.queue_free();
         }
     }
+}
+
+/// Whether `file` is a raw heightmap (`.r16`, `.raw`, `.r32`: no stored width or depth).
+pub(super) fn is_raw(file: &str) -> bool {
+    let f = file.to_ascii_lowercase();
+    [".r16", ".raw", ".r32"].iter().any(|e| f.ends_with(e))
 }
 
 fn globalize(path: &str) -> PathBuf {
@@ -380,6 +437,12 @@ impl RidgelineEditorPlugin {
             Ok(plan) => {
                 if let Some(d) = &mut self.import {
                     d.show_options(&file, &plan, &asset);
+                }
+            }
+            // A raw file that is not square: ask for its width and depth.
+            Err(e) if super::heightmap_import::is_raw(&file) && e.contains("width and depth") => {
+                if let Some(d) = &mut self.import {
+                    d.show_raw_options(&file, &e, &asset);
                 }
             }
             Err(e) => self.show_message(&format!("Cannot import: {e}"), true),

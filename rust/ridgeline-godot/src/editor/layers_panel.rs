@@ -122,6 +122,12 @@ impl LayersPanel {
         )
     }
 
+    /// Rebuilds the rows on the next [`Self::show`] even when nothing shown changed: a refused
+    /// toggle or rename left its control showing what was refused.
+    pub fn redraw_next(&mut self) {
+        self.shown = None;
+    }
+
     /// Clears the name field after a layer was added.
     pub fn clear_name(&mut self) {
         self.name.set_text("");
@@ -310,6 +316,7 @@ impl RidgelineEditorPlugin {
                 &format!("Layer `{layer_id}` was not changed (see the Output panel)."),
                 true,
             );
+            self.redraw_layers_next();
         }
         self.refresh_layers();
         ok
@@ -331,6 +338,7 @@ impl RidgelineEditorPlugin {
                 &format!("Layer `{layer_id}` was not renamed to `{name}` (see the Output panel)."),
                 true,
             );
+            self.redraw_layers_next();
         }
         self.refresh_layers();
         ok
@@ -502,6 +510,13 @@ impl RidgelineEditorPlugin {
     }
 
     /// Redraws the Layers panel from the edited terrain's recipe.
+    /// The next [`Self::refresh_layers`] rebuilds the rows (see [`LayersPanel::redraw_next`]).
+    fn redraw_layers_next(&mut self) {
+        if let Some(d) = &mut self.dock {
+            d.layers.redraw_next();
+        }
+    }
+
     pub(super) fn refresh_layers(&mut self) {
         let me = self.to_gd().upcast::<Object>();
         let (rows, why) = match &self.terrain {
