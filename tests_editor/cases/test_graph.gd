@@ -469,6 +469,25 @@ func test_presets_apply_and_undo() -> void:
 	await frames(1)
 	var list: ItemList = ws().find_child("PresetList", true, false)
 	assert_true(list.item_count >= 8, "the eight built-ins are listed")
+	# A preset saved into the project while the editor runs is listed when the tab is shown.
+	var moor := "res://windy-moor.preset.json"
+	var f := FileAccess.open(moor, FileAccess.WRITE)
+	f.store_string(JSON.stringify({"format_version": 1, "name": "windy-moor", "label": "Windy Moor",
+		"description": "Low, wet moorland.", "seed": 4,
+		"biomes": {"moor": {"color": [0.42, 0.40, 0.30, 1]}}, "default_biome": "moor"}))
+	f.close()
+	var listed := func() -> bool:
+		for i in list.item_count:
+			if String(list.get_item_text(i)).begins_with("Windy Moor"):
+				return true
+		return false
+	assert_true(not listed.call(), "not listed before the tab is shown again")
+	tabs.current_tab = 0
+	await frames(1)
+	tabs.current_tab = 1
+	await frames(2)
+	assert_true(listed.call(), "listed after: %d items" % list.item_count)
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(moor))
 	var idx := -1
 	for i in list.item_count:
 		if list.get_item_metadata(i) == "builtin://terrain/rolling-hills":

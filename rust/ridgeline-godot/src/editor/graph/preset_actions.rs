@@ -19,6 +19,16 @@ impl RidgelineEditorPlugin {
         }
     }
 
+    /// The Presets tab was shown or hidden: shown, it lists the project's presets again.
+    #[func]
+    fn _on_presets_tab_visibility(&mut self) {
+        if let Some(w) = &mut self.graph
+            && w.presets.root.is_visible_in_tree()
+        {
+            w.presets.reload();
+        }
+    }
+
     /// Presets tab: **Apply and generate**.
     #[func]
     fn _on_preset_apply_pressed(&mut self) {

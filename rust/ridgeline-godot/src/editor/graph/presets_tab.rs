@@ -40,6 +40,13 @@ impl PresetsTab {
     pub fn new(plugin: &Gd<Object>) -> PresetsTab {
         let mut root = VBoxContainer::new_alloc();
         root.set_name("Presets");
+        // Presets added to (or removed from) the project since show up when the tab is shown
+        // (deferred: the plugin may be the one showing it).
+        root.connect_flags(
+            "visibility_changed",
+            &Callable::from_object_method(plugin, "_on_presets_tab_visibility"),
+            godot::classes::object::ConnectFlags::DEFERRED,
+        );
         let mut list = ItemList::new_alloc();
         list.set_name("PresetList");
         list.set_v_size_flags(SizeFlags::EXPAND_FILL);
