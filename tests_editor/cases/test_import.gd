@@ -88,10 +88,7 @@ func test_import_through_the_dialogs_assigns_a_new_asset_with_undo() -> void:
 	# The file dialog's pick prefills the options from the file: 32 × 32 m (one per pixel),
 	# the asset beside it; the test then sets the size and height range as a user would.
 	plugin.call("_on_import_file_selected", png)
-	var dialog: ConfirmationDialog = null
-	for c in EditorInterface.get_base_control().get_children():
-		if c is ConfirmationDialog and c.title == "Import heightmap" and c.visible:
-			dialog = c
+	var dialog := _options_dialog()
 	assert_true(dialog != null, "the options dialog opens")
 	if dialog == null:
 		return
