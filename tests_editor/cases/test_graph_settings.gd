@@ -186,6 +186,8 @@ func test_apply_keeps_the_layers_edited_in_the_dock_meanwhile() -> void:
 	await type_into(["seed"], "42")
 	assert_true(plugin.call("set_layer_enabled", "sculpt", false), "the dock turns a layer off: %s" % plugin.call("get_message"))
 	await frames(2)
+	assert_eq(_layer(settings(), "sculpt").get("enabled", true), false, "the panel follows the dock's layers at once")
+	assert_eq(int(settings()["seed"]), 42, "and keeps its own edit")
 	await press("Apply")
 	t.call("wait_for_generation")
 	await frames(2)

@@ -86,6 +86,12 @@ pub struct Settings {
 }
 
 impl Recipe {
+    /// The `layers` entry of [`Recipe::settings`] on its own, without writing the rest of the
+    /// recipe (strokes included): cheap enough to compare after every stroke.
+    pub fn layers_setting(&self) -> Value {
+        Value::Array(self.layers.iter().map(Layer::to_value).collect())
+    }
+
     /// This recipe's settings, every key present (defaults filled in).
     pub fn settings(&self) -> Settings {
         let Value::Object(mut all) = self.to_value() else {
@@ -93,10 +99,13 @@ impl Recipe {
         };
         let mut values = Map::new();
         for key in KEYS {
+            if key == "layers" {
+                values.insert(key.to_string(), self.layers_setting());
+                continue;
+            }
             let v = all.remove(key).unwrap_or_else(|| match key {
                 "chunk_cells" => Value::from(self.chunk_cells),
                 "default_landform" | "default_biome" => Value::from(DEFAULT_NAME),
-                "layers" => Value::Array(Layer::defaults().iter().map(Layer::to_value).collect()),
                 "rules" => Value::Array(Vec::new()),
                 _ => Value::Object(Map::new()),
             });

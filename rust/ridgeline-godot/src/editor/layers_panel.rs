@@ -518,6 +518,7 @@ impl RidgelineEditorPlugin {
     }
 
     pub(super) fn refresh_layers(&mut self) {
+        self.graph_follow_layers();
         let me = self.to_gd().upcast::<Object>();
         let (rows, why) = match &self.terrain {
             None => (None, None),

@@ -40,6 +40,15 @@ impl Target {
         }
     }
 
+    /// The source's `layers` setting (`Recipe::layers_setting`), without copying the recipe of
+    /// an asset.
+    pub fn layers_setting(&self) -> Option<serde_json::Value> {
+        match &self.asset {
+            Some(a) => a.bind().document().map(|d| d.recipe().layers_setting()),
+            None => self.document().ok().map(|d| d.recipe().layers_setting()),
+        }
+    }
+
     /// The source as text (canonical for assets, as authored for inline recipes).
     pub fn source_text(&self) -> String {
         match &self.asset {

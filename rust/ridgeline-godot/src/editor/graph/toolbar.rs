@@ -111,6 +111,28 @@ impl RidgelineEditorPlugin {
 }
 
 impl RidgelineEditorPlugin {
+    /// The dock changed the layers of a source (a layer toggled, renamed, added, removed, or
+    /// such an edit undone): when it is the pinned source and the settings panel has not edited
+    /// its layers, the panel shows the source's layers (Apply keeps them either way).
+    pub(in crate::editor) fn graph_follow_layers(&mut self) {
+        let Some(current) = self.graph_target().and_then(|t| t.layers_setting()) else {
+            return;
+        };
+        let Some(w) = &mut self.graph else {
+            return;
+        };
+        let path = [ridgeline_core::recipe::settings::Step::Key("layers".into())];
+        let applied = w.applied_settings.get("layers");
+        if w.settings.get("layers") != applied || applied == Some(&current) {
+            return;
+        }
+        if w.settings.set(&path, current.clone()).is_ok()
+            && w.applied_settings.set(&path, current).is_ok()
+        {
+            w.settings_panel.show(&w.settings);
+        }
+    }
+
     /// The pinned source's document with the draft and settings in it, or why not.
     pub(super) fn graph_document(&self) -> Result<(Target, Document), String> {
         let w = self.graph.as_ref().ok_or("the Terrain Graph is not open")?;
