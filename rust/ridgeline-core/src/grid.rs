@@ -17,6 +17,9 @@ use crate::error::{Diagnostics, Error, Result};
 pub const MAX_CELLS_PER_AXIS: u32 = 8192;
 /// Smallest and largest chunk size in cells.
 pub const CHUNK_CELLS_RANGE: std::ops::RangeInclusive<u32> = 2..=1024;
+/// Most chunks along one axis (each chunk is a mesh, a collision shape and a draw call: 8192
+/// cells in chunks of 2 would be 16.7 million of them).
+pub const MAX_CHUNKS_PER_AXIS: u32 = 512;
 
 /// Geometry of a terrain grid: world size, cell counts and chunking.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,6 +70,20 @@ impl Grid {
                     "must be {}..={}, got {chunk_cells}",
                     CHUNK_CELLS_RANGE.start(),
                     CHUNK_CELLS_RANGE.end()
+                ),
+            );
+        } else if let Some((axis, n)) = ["x", "z"]
+            .iter()
+            .zip(cells)
+            .find(|(_, n)| n.div_ceil(chunk_cells) > MAX_CHUNKS_PER_AXIS)
+        {
+            d.push(
+                "chunk_cells",
+                format!(
+                    "{chunk_cells} cells per chunk make {} chunks along {axis} ({n} cells); at \
+                     most {MAX_CHUNKS_PER_AXIS}: use at least {} cells per chunk",
+                    n.div_ceil(chunk_cells),
+                    n.div_ceil(MAX_CHUNKS_PER_AXIS)
                 ),
             );
         }
@@ -391,6 +408,18 @@ mod tests {
                 "chunk_cells"
             ]
         );
+    }
+
+    #[test]
+    fn the_chunk_count_per_axis_is_bounded() {
+        let err = Grid::new([8192.0, 100.0], [8192, 100], 2).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "chunk_cells: 2 cells per chunk make 4096 chunks along x (8192 cells); at most 512: \
+             use at least 16 cells per chunk"
+        );
+        assert!(Grid::new([8192.0, 8192.0], [8192, 8192], 16).is_ok());
+        assert!(Grid::new([8.0, 8.0], [8, 8], 2).is_ok());
     }
 
     #[test]

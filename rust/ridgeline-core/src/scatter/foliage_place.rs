@@ -88,6 +88,16 @@ fn order_key(i: u32, j: u32) -> u64 {
 /// Most cells one [`place_chunk`] call walks (2048²); a larger rectangle places nothing.
 pub const MAX_CHUNK_CELLS: u64 = 1 << 22;
 
+/// Most instances one [`place_chunk`] call returns (as the scatter's placement ceiling); a
+/// rectangle that could hold more places nothing (check [`instance_bound`]).
+pub const MAX_CHUNK_INSTANCES: u64 = 4_000_000;
+
+/// The most instances of `t` [`place_chunk`] may return for `rect` on a terrain of `size`:
+/// its cells times the density rounded up.
+pub fn instance_bound(t: &FoliageType, rect: [f32; 4], size: [f32; 2]) -> u64 {
+    cell_count(t, rect, size).saturating_mul(t.density.ceil().max(1.0) as u64)
+}
+
 /// How many cells of `t` [`place_chunk`] walks for `rect` on a terrain of `size`.
 pub fn cell_count(t: &FoliageType, rect: [f32; 4], size: [f32; 2]) -> u64 {
     let [i0, j0, i1, j1] = cell_range(t, rect, size);
@@ -174,7 +184,8 @@ fn effective(
 
 /// Places foliage type `t` in the chunk `rect` (`[x0, z0, x1, z1)`, terrain-local): its
 /// instances in the even order described in the module docs. `seed` is the scatter sub-seed.
-/// A rectangle of more than [`MAX_CHUNK_CELLS`] cells places nothing (check [`cell_count`]).
+/// A rectangle of more than [`MAX_CHUNK_CELLS`] cells, or whose instances would exceed
+/// [`MAX_CHUNK_INSTANCES`], places nothing (check [`cell_count`] and [`instance_bound`]).
 pub fn place_chunk(
     t: &FoliageType,
     seed: u64,
@@ -184,7 +195,12 @@ pub fn place_chunk(
     let env = &fe.env;
     let [i0, j0, i1, j1] = cell_range(t, rect, env.grid.size());
     let cells = (i1 - i0) as u64 * (j1.max(j0) - j0) as u64;
-    if i0 >= i1 || j0 >= j1 || t.density <= 0.0 || t.auto_density <= 0.0 || cells > MAX_CHUNK_CELLS
+    if i0 >= i1
+        || j0 >= j1
+        || t.density <= 0.0
+        || t.auto_density <= 0.0
+        || cells > MAX_CHUNK_CELLS
+        || cells.saturating_mul(t.density.ceil().max(1.0) as u64) > MAX_CHUNK_INSTANCES
     {
         return Vec::new();
     }
@@ -239,7 +255,10 @@ pub fn place_chunk(
         }
     }
     cells.sort_unstable_by_key(|c| c.0);
-    let total: u32 = cells.iter().map(|c| c.2).sum();
+    let total: u64 = cells.iter().map(|c| u64::from(c.2)).sum();
+    if total > MAX_CHUNK_INSTANCES {
+        return Vec::new();
+    }
     let mut out = Vec::with_capacity(total as usize);
     let blocked = &env.blocked;
     for k in 0..most {

@@ -229,6 +229,14 @@ fn oversized_rectangles_place_nothing() {
     assert!(cell_count(&t, rect, g.size()) > MAX_CHUNK_CELLS);
     assert!(place_chunk(&t, 1, &fe, rect).is_empty());
     assert!(!place_chunk(&t, 1, &fe, [0.0, 0.0, 8.0, 8.0]).is_empty());
+    // Within the cell limit but dense: 1600² cells × 64 per cell is too many instances.
+    let dense = foliage(json!({"cell_size": 0.08, "density": 64}));
+    assert!(cell_count(&dense, rect, g.size()) <= MAX_CHUNK_CELLS);
+    assert!(instance_bound(&dense, rect, g.size()) > MAX_CHUNK_INSTANCES);
+    assert!(place_chunk(&dense, 1, &fe, rect).is_empty());
+    let small = [0.0, 0.0, 4.0, 4.0];
+    assert!(instance_bound(&dense, small, g.size()) <= MAX_CHUNK_INSTANCES);
+    assert!(!place_chunk(&dense, 1, &fe, small).is_empty());
 }
 
 #[test]

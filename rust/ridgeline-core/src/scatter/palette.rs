@@ -162,6 +162,12 @@ pub struct Palette {
     pub(super) source: Value,
 }
 
+/// Most lattice squares a rule's `spacing` may reach (`spacing / candidate_spacing`): the
+/// spacing check keeps a window of that many squares around every lattice tile and compares
+/// each site with the squares within reach, so an unbounded ratio (10000 / 0.01) would ask for
+/// terabytes or run for days.
+pub const MAX_SPACING_REACH: f64 = 256.0;
+
 /// Work limits of one scatter run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budgets {

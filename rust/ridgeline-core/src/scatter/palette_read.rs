@@ -280,6 +280,17 @@ fn read_rule(id: &str, v: &Value, path: &str, d: &mut Diagnostics) -> Option<Pla
     let candidate_spacing = r.f64(d, "candidate_spacing", default_cs, |x| {
         (!(0.01..=10_000.0).contains(&x)).then(|| format!("must be 0.01..=10000, got {x}"))
     });
+    if spacing / candidate_spacing > MAX_SPACING_REACH {
+        d.push(
+            r.at("spacing"),
+            format!(
+                "{spacing} is {:.0} candidate spacings of {candidate_spacing}; at most \
+                 {MAX_SPACING_REACH} (raise candidate_spacing to at least {})",
+                spacing / candidate_spacing,
+                spacing / MAX_SPACING_REACH
+            ),
+        );
+    }
     let scale = range(&mut r, d, "scale", [1.0, 1.0], Some([1e-4, 1e4]));
     let yaw = range(&mut r, d, "yaw", [0.0, 360.0], Some([-720.0, 720.0]));
     let biomes = match r.raw("biomes") {

@@ -127,12 +127,14 @@ fn bad_rules_get_located_errors() {
         "both": {"prefab": "p", "model": "m", "density": 0.1},
         "none": {"density": 0.1},
         "m": {"model": "m", "density": 0.1},
+        "far": {"prefab": "p", "density": 0, "spacing": 10000, "candidate_spacing": 0.01},
         "v2": {"prefab": "p", "density": 0.1, "weight": 3, "lod": 2},
         "r": {"prefab": "p", "density": -1, "slope": [40, 10], "moisture": [0, 2],
               "category": "shrub", "collision": "solid", "cluster": {"size": 0, "strength": 2},
               "spacing": -1, "typo": 1}}}));
     for needle in [
         "palette.placements[\"bad id!\"]: rule ids use letters",
+        "palette.placements[\"far\"].spacing: 10000 is 1000000 candidate spacings of 0.01; at most 256",
         "palette.placements[\"both\"]: needs exactly one geometry reference: `model` or `prefab`, not both",
         "palette.placements[\"none\"]: needs exactly one geometry reference",
         "palette.placements[\"m\"].collision: model rules must explicitly use collision \"none\"",

@@ -256,11 +256,24 @@ impl RidgelineEditorPlugin {
         let Some(s) = &mut self.stroke else {
             return;
         };
+        // One stroke holds at most as many stamps as the core accepts (`MAX_POINTS`): a drag
+        // beyond that (a tiny spacing across a huge terrain) stops adding stamps.
+        let room = ridgeline_core::edit::stroke::MAX_POINTS.saturating_sub(s.points.len());
         let mut stamps = Vec::new();
-        s.path.extend(c.local, &mut stamps);
+        let complete = s.path.extend_at_most(c.local, &mut stamps, room);
         s.points.extend_from_slice(&stamps);
         s.pending.extend(stamps);
         self.flush_pending_stamps();
+        if !complete && room > 0 {
+            self.show_message(
+                &format!(
+                    "This stroke holds the most stamps one stroke may ({}); release and start \
+                     another one to paint on.",
+                    ridgeline_core::edit::stroke::MAX_POINTS
+                ),
+                true,
+            );
+        }
     }
 
     /// Applies pending stamps of the live stroke, as many as this frame's cap leaves room

@@ -40,23 +40,38 @@ impl StampPath {
 
     /// Extends the path to `p`, pushing the stamps on the new segment to `out`.
     pub fn extend(&mut self, p: [f64; 2], out: &mut Vec<[f64; 2]>) {
+        self.extend_at_most(p, out, usize::MAX);
+    }
+
+    /// [`Self::extend`], pushing at most `room` stamps; returns false when the segment held
+    /// more (the path then ends at the last stamp pushed).
+    pub fn extend_at_most(&mut self, p: [f64; 2], out: &mut Vec<[f64; 2]>, room: usize) -> bool {
         let [x0, z0] = self.last;
         let (dx, dz) = (p[0] - x0, p[1] - z0);
         let len = (dx * dx + dz * dz).sqrt();
         if !len.is_finite() || len == 0.0 {
-            return;
+            return true;
         }
         // A stamp that lands within float noise of the segment's end belongs to this segment,
         // however the path was split into events.
         let eps = 1e-3 * self.spacing;
         let mut at = self.spacing - self.carry;
+        let mut pushed = 0;
         while at <= len + eps {
             let t = at / len;
-            out.push([x0 + dx * t, z0 + dz * t]);
+            let stamp = [x0 + dx * t, z0 + dz * t];
+            if pushed == room {
+                self.carry = 0.0;
+                self.last = out.last().copied().unwrap_or(self.last);
+                return false;
+            }
+            out.push(stamp);
+            pushed += 1;
             at += self.spacing;
         }
         self.carry = (len - (at - self.spacing)).max(0.0);
         self.last = p;
+        true
     }
 }
 
@@ -71,6 +86,17 @@ mod tests {
             path.extend(*p, &mut out);
         }
         out
+    }
+
+    #[test]
+    fn a_segment_stops_at_the_room_it_is_given() {
+        let mut path = StampPath::begin([0.0, 0.0], 0.025);
+        let mut out = Vec::new();
+        // 65 km at 2.5 cm: 2.6 million stamps asked for, three given.
+        assert!(!path.extend_at_most([65_536.0, 0.0], &mut out, 3));
+        assert_eq!(out.len(), 3);
+        assert!((out[2][0] - 0.075).abs() < 1e-9 && out[2][1] == 0.0, "{out:?}");
+        assert!(path.extend_at_most([0.1, 0.0], &mut out, 3));
     }
 
     #[test]

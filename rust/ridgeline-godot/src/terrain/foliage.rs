@@ -316,6 +316,15 @@ impl Terrain3D {
             );
             return PackedVector3Array::new();
         }
+        let bound =
+            ridgeline_core::scatter::foliage_place::instance_bound(&t, [a.x, a.y, b.x, b.y], size);
+        if bound > ridgeline_core::scatter::foliage_place::MAX_CHUNK_INSTANCES {
+            godot_error!(
+                "Terrain3D.get_foliage_instances: the rectangle may hold {bound} instances of `{id}` (its cells × density), more than {}; ask for a smaller one",
+                ridgeline_core::scatter::foliage_place::MAX_CHUNK_INSTANCES
+            );
+            return PackedVector3Array::new();
+        }
         inputs
             .place(&t, [a.x, a.y, b.x, b.y])
             .iter()
