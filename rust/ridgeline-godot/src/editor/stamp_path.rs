@@ -39,6 +39,7 @@ impl StampPath {
     }
 
     /// Extends the path to `p`, pushing the stamps on the new segment to `out`.
+    #[cfg(test)]
     pub fn extend(&mut self, p: [f64; 2], out: &mut Vec<[f64; 2]>) {
         self.extend_at_most(p, out, usize::MAX);
     }
