@@ -135,6 +135,10 @@ func test_brush_masks_circle_square_and_png() -> void:
 	var opt: OptionButton = found[0]
 	assert_eq(opt.item_count, 3, "circle, square and the project's res://brush_masks/ PNG")
 	assert_true(opt.get_item_icon(2) != null, "the PNG has a thumbnail")
+	if opt.get_item_icon(2) != null:
+		var thumb := opt.get_item_icon(2).get_image()
+		assert_eq(thumb.get_size(), Vector2i(24, 24), "24 px")
+		assert_true(thumb.get_pixel(2, 12).v < 0.2 and thumb.get_pixel(21, 12).v > 0.8, "showing the mask: dark left, bright right half")
 	plugin.call("set_brush", {"size": 16.0, "strength": 1.0, "falloff": 1.0})
 	var before := heights(t)
 	var corner := t.global_position + Vector3(70.5, 0, 70.5)

@@ -26,7 +26,7 @@ pub struct MaskImage {
 
 impl MaskImage {
     /// Nearest value at brush-square coordinates `u, v` in `[0, 1]`.
-    fn sample(&self, u: f32, v: f32) -> f32 {
+    pub fn sample(&self, u: f32, v: f32) -> f32 {
         let x = ((u * self.width as f32) as usize).min(self.width - 1);
         let z = ((v * self.depth as f32) as usize).min(self.depth - 1);
         self.values[z * self.width + x]

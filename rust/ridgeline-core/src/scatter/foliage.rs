@@ -109,6 +109,10 @@ impl FoliageType {
     }
 }
 
+/// Most foliage types one palette may define: each painted type keeps a density map as large
+/// as the terrain's grid.
+pub const MAX_FOLIAGE_TYPES: usize = 256;
+
 /// Reads the palette's `foliage` section (an object of named types) at `path`; every problem
 /// is recorded in `d`, located. Types come back in id order.
 pub fn read_section(v: &Value, path: &str, d: &mut Diagnostics) -> Vec<FoliageType> {
@@ -123,6 +127,17 @@ pub fn read_section(v: &Value, path: &str, d: &mut Diagnostics) -> Vec<FoliageTy
         );
         return out;
     };
+    if m.len() > MAX_FOLIAGE_TYPES {
+        d.push(
+            path,
+            format!(
+                "defines {} foliage types; at most {MAX_FOLIAGE_TYPES} (each painted type keeps a \
+                 density map the size of the terrain's grid)",
+                m.len()
+            ),
+        );
+        return out;
+    }
     for (id, tv) in m {
         let tpath = entry(path, id);
         if !super::palette::valid_id(id) {
@@ -309,6 +324,25 @@ mod tests {
         let mut d = Diagnostics::default();
         let t = read_section(&v, "palette.foliage", &mut d);
         (t, d.0.iter().map(|x| x.to_string()).collect())
+    }
+
+    #[test]
+    fn a_palette_holds_at_most_256_foliage_types() {
+        let many: serde_json::Map<String, Value> = (0..=MAX_FOLIAGE_TYPES)
+            .map(|i| (format!("t{i}"), json!({"model": "m"})))
+            .collect();
+        let (t, e) = read(Value::Object(many.clone()));
+        assert!(t.is_empty());
+        assert_eq!(
+            e,
+            [
+                "palette.foliage: defines 257 foliage types; at most 256 (each painted type keeps a \
+              density map the size of the terrain's grid)"
+            ]
+        );
+        let fewer: serde_json::Map<String, Value> = many.into_iter().skip(1).collect();
+        let (t, e) = read(Value::Object(fewer));
+        assert_eq!((t.len(), e.len()), (256, 0));
     }
 
     #[test]

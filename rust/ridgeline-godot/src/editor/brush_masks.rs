@@ -29,17 +29,40 @@ pub fn available() -> Vec<(String, String)> {
     out
 }
 
+/// Side of a mask thumbnail in the dock, in pixels.
+const THUMBNAIL: usize = 24;
+
 /// A 24 px thumbnail of a mask PNG (none for the built-in shapes or when it cannot be read).
+/// The file is read as strokes read masks (a regular file within the mask size limits), so a
+/// huge or hostile PNG in the folder costs no more than a valid mask.
 fn thumbnail(reference: &str) -> Option<Gd<ImageTexture>> {
     if !reference.starts_with("res://") {
         return None;
     }
-    let path = godot::classes::ProjectSettings::singleton().globalize_path(reference);
-    let mut img = Image::load_from_file(&path)?;
-    if img.is_empty() {
-        return None;
-    }
-    img.resize(24, 24);
+    let path = godot::classes::ProjectSettings::singleton()
+        .globalize_path(reference)
+        .to_string();
+    let bytes = ridgeline_core::fsio::read_bounded(
+        std::path::Path::new(&path),
+        ridgeline_core::fsio::FileKind::Mask,
+    )
+    .ok()?;
+    let mask = ridgeline_core::formats::mask::mask_from_png(&bytes, &path).ok()?;
+    let side = THUMBNAIL as f32;
+    let pixels: Vec<u8> = (0..THUMBNAIL * THUMBNAIL)
+        .map(|i| {
+            let (x, z) = ((i % THUMBNAIL) as f32, (i / THUMBNAIL) as f32);
+            let v = mask.sample((x + 0.5) / side, (z + 0.5) / side);
+            (v.clamp(0.0, 1.0) * 255.0).round() as u8
+        })
+        .collect();
+    let img = Image::create_from_data(
+        THUMBNAIL as i32,
+        THUMBNAIL as i32,
+        false,
+        godot::classes::image::Format::L8,
+        &PackedByteArray::from(pixels.as_slice()),
+    )?;
     ImageTexture::create_from_image(&img)
 }
 

@@ -96,7 +96,10 @@ mod tests {
         // 65 km at 2.5 cm: 2.6 million stamps asked for, three given.
         assert!(!path.extend_at_most([65_536.0, 0.0], &mut out, 3));
         assert_eq!(out.len(), 3);
-        assert!((out[2][0] - 0.075).abs() < 1e-9 && out[2][1] == 0.0, "{out:?}");
+        assert!(
+            (out[2][0] - 0.075).abs() < 1e-9 && out[2][1] == 0.0,
+            "{out:?}"
+        );
         assert!(path.extend_at_most([0.1, 0.0], &mut out, 3));
     }
 
