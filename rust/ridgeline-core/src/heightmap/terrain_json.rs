@@ -16,6 +16,39 @@ use serde::{Deserialize, Serialize};
 pub const MAX_LAYERS: usize = 4;
 /// Default chunk size in cells.
 pub const DEFAULT_CHUNK_CELLS: u32 = 32;
+/// Most `layers` entries read before a document is refused outright (more than
+/// [`MAX_LAYERS`] is refused either way, with the count, up to this many): a file of millions of
+/// entries never becomes millions of layers in memory.
+const LAYERS_READ_LIMIT: usize = 64;
+
+/// Reads `layers`, refusing the document at the first entry past [`LAYERS_READ_LIMIT`].
+fn bounded_layers<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<TerrainLayer>, D::Error> {
+    struct Layers;
+    impl<'de> serde::de::Visitor<'de> for Layers {
+        type Value = Vec<TerrainLayer>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "an array of at most {MAX_LAYERS} texture layers")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> std::result::Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(layer) = seq.next_element::<TerrainLayer>()? {
+                if out.len() == LAYERS_READ_LIMIT {
+                    return Err(serde::de::Error::custom(format!(
+                        "layers: at most {MAX_LAYERS} layers, got more than {LAYERS_READ_LIMIT}"
+                    )));
+                }
+                out.push(layer);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Layers)
+}
 
 /// One texture layer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -52,6 +85,7 @@ struct Stored {
     resolution: [u64; 2],
     cell_size: f64,
     heights: String,
+    #[serde(deserialize_with = "bounded_layers")]
     layers: Vec<TerrainLayer>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     splat: Option<String>,
@@ -417,6 +451,20 @@ mod tests {
             .iter()
             .map(|d| d.to_string())
             .collect()
+    }
+
+    #[test]
+    fn a_document_with_thousands_of_layers_is_refused_while_reading() {
+        let h4 = B64.encode([0u8; 16]);
+        let layers = vec![r#"{"material":"a"}"#; 10_000].join(",");
+        let errs = errors_of(&format!(
+            r#"{{"origin":[0,0,0],"resolution":[2,2],"cell_size":1,"heights":"{h4}","layers":[{layers}]}}"#
+        ));
+        assert!(
+            errs.join("\n")
+                .contains("layers: at most 4 layers, got more than 64"),
+            "{errs:?}"
+        );
     }
 
     #[test]
