@@ -238,3 +238,25 @@ func test_edits_are_refused_while_a_draft_is_shown() -> void:
 	assert_eq(_mismatches(_heights(terrain), source), 0, "as before the draft")
 	assert_true(terrain.apply_stroke(stroke), "edits work again")
 	terrain.queue_free()
+
+
+func test_a_cancelled_return_from_a_draft_still_returns_to_the_source() -> void:
+	# Large enough (1025² samples) that a cancel right after generate() stops the job.
+	var big := '{"size": [1024, 1024], "resolution": [1024, 1024], "seed": 5, "chunk_cells": 64, "landforms": {"hills": {"base_height": 2, "height_variation": 40, "feature_size": 200, "octaves": 8}}, "default_landform": "hills"}'
+	var terrain := recipe_terrain(big)
+	terrain.use_generation_cache = false  # so the return to the source really runs
+	var source := _heights(terrain)
+	# The draft adds a stroke the source does not have.
+	var draft := big.replace('"seed": 5,', '"seed": 5, "edits": [{"type": "raise", "center": [64, 48], "radius": 20, "amount": 9}],')
+	assert_true(terrain.generate_draft(draft), "the draft starts")
+	terrain.wait_for_generation()
+	assert_true(_mismatches(_heights(terrain), source) > 0, "the draft's stroke shows")
+	assert_true(terrain.generate(), "back to the source…")
+	terrain.cancel_generation()
+	terrain.wait_for_generation()
+	assert_true(terrain.is_showing_draft(), "cancelled: the draft stays on screen")
+	assert_true(terrain.generate(), "…and again")
+	terrain.wait_for_generation()
+	assert_false(terrain.is_showing_draft(), "the source's surface")
+	assert_eq(_mismatches(_heights(terrain), source), 0, "without the draft's stroke")
+	terrain.queue_free()

@@ -63,6 +63,14 @@ impl<T> History<T> {
         self.past.last().map(|(l, _)| l.as_str())
     }
 
+    /// Changes every recorded state, undoable and redoable (a change made outside the history
+    /// that every step should carry, such as the source's layers edited elsewhere).
+    pub fn for_each_state_mut(&mut self, mut f: impl FnMut(&mut T)) {
+        for (_, state) in self.past.iter_mut().chain(self.future.iter_mut()) {
+            f(state);
+        }
+    }
+
     /// Forgets every step.
     pub fn clear(&mut self) {
         self.past.clear();

@@ -18,7 +18,12 @@ pub const MAX_DEPTH: usize = 32;
 /// the numbers of lists.
 pub const MAX_VALUES: usize = 4_000_000;
 
-/// Most numbers the lists (Arrays and packed arrays) of one conversion may hold together: a
+/// Length from which a list's numbers count against [`MAX_NUMBERS`] instead of
+/// [`MAX_VALUES`] (positions, sizes and rectangles are shorter).
+pub const LONG_LIST: usize = 16;
+
+/// Most numbers the long lists (Arrays of [`LONG_LIST`] or more, and packed arrays) of one
+/// conversion may hold together: a
 /// height patch of a whole 4097² terrain, the largest stroke a save game holds
 /// ([method Terrain3D.get_runtime_strokes]), also after a round trip through GDScript's JSON
 /// (which turns packed arrays into Arrays of floats). The caller already holds these numbers in
@@ -28,7 +33,7 @@ pub const MAX_NUMBERS: usize = 4097 * 4097;
 /// Converts a Variant to JSON. Vectors become arrays (`Vector2(x, y)` → `[x, y]`,
 /// `Vector3(x, y, z)` → `[x, y, z]`), packed and typed arrays become arrays, `StringName`s
 /// strings. Anything else (objects, RIDs, …), a non-finite number, a cycle, nesting deeper than
-/// [`MAX_DEPTH`] or more than [`MAX_VALUES`] values (numbers in lists: more than
+/// [`MAX_DEPTH`] or more than [`MAX_VALUES`] values (numbers in long lists: more than
 /// [`MAX_NUMBERS`]) is an error naming where it was found (`path` is the name of the
 /// root, e.g. `stroke`).
 pub fn to_json(v: &Variant, path: &str) -> Result<Value, String> {
@@ -63,7 +68,7 @@ impl Walk {
     fn count_number(&mut self, n: usize, path: &str) -> Result<(), String> {
         if n > self.numbers {
             return Err(format!(
-                "{path}: too many numbers in lists (more than {MAX_NUMBERS} in one call)"
+                "{path}: too many numbers in long lists (more than {MAX_NUMBERS} in one call)"
             ));
         }
         self.numbers -= n;
@@ -99,13 +104,15 @@ impl Walk {
                     .map_err(|e| format!("{path}: unreadable Array ({e})"))?;
                 self.enter(v, path)?;
                 let mut out = Vec::with_capacity(a.len().min(self.budget.max(self.numbers)));
+                let long = a.len() >= LONG_LIST;
                 for (i, item) in a.iter_shared().enumerate() {
-                    // A number in a list counts against the number budget (a patch's heights).
+                    // A number in a long list counts against the number budget (a patch's
+                    // heights); short lists (a rectangle, a position) are ordinary values.
                     let converted = match item.get_type() {
-                        T::INT => self
+                        T::INT if long => self
                             .count_number(1, path)
                             .map(|_| Value::from(item.to::<i64>())),
-                        T::FLOAT => self
+                        T::FLOAT if long => self
                             .count_number(1, path)
                             .and_then(|_| number(item.to::<f64>(), &format!("{path}[{i}]"))),
                         _ => self.value(&item, &format!("{path}[{i}]")),

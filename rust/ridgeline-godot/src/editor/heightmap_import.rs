@@ -195,7 +195,8 @@ impl ImportDialogs {
     pub(super) fn chosen(&self) -> (String, String, VarDictionary) {
         let mut d = VarDictionary::new();
         let size = [self.size[0].get_value(), self.size[1].get_value()];
-        if size.iter().all(|&s| s > 0.0) {
+        // Both 0: the default size; one 0 is passed on and refused with its location.
+        if size.iter().any(|&s| s > 0.0) {
             d.set("size", Vector2::new(size[0] as f32, size[1] as f32));
         }
         if self.raw_label.is_visible() {

@@ -509,7 +509,6 @@ impl RidgelineEditorPlugin {
         Ok(if explicit { row.id } else { String::new() })
     }
 
-    /// Redraws the Layers panel from the edited terrain's recipe.
     /// The next [`Self::refresh_layers`] rebuilds the rows (see [`LayersPanel::redraw_next`]).
     fn redraw_layers_next(&mut self) {
         if let Some(d) = &mut self.dock {
@@ -517,6 +516,8 @@ impl RidgelineEditorPlugin {
         }
     }
 
+    /// Redraws the Layers panel from the edited terrain's recipe (and lets the Terrain Graph's
+    /// settings panel follow the layers).
     pub(super) fn refresh_layers(&mut self) {
         self.graph_follow_layers();
         let me = self.to_gd().upcast::<Object>();

@@ -107,6 +107,11 @@ impl Terrain3D {
         }
     }
 
+    /// Whether the surface is a draft.
+    pub(super) fn draft_shown(&self) -> bool {
+        self.draft.shown
+    }
+
     /// `Err` while the surface shows a draft: edits must wait for the source's surface.
     pub(super) fn check_not_draft(&self) -> Result<(), String> {
         if self.draft.shown {

@@ -94,9 +94,14 @@ impl Terrain3D {
     /// Writes every stroke and layer of this terrain (runtime strokes included) into its
     /// [member asset]'s recipe, so saving the asset ([method ResourceSaver.save]) keeps them.
     /// The editor does this after every edit. Returns false for inline recipes and cooked
-    /// assets (nothing to write into) or before anything was edited.
+    /// assets (nothing to write into), before anything was edited, and with an error while the
+    /// surface shows a draft ([method is_showing_draft]: its session is not the asset's).
     #[func]
     pub fn save_strokes_to_asset(&mut self) -> bool {
+        if let Err(e) = self.check_not_draft() {
+            godot_error!("Terrain3D.save_strokes_to_asset: {e}");
+            return false;
+        }
         let Some(session) = self.current_session() else {
             return false;
         };

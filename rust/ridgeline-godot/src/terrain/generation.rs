@@ -77,7 +77,9 @@ impl Terrain3D {
         let mut source = self.source(&masks)?;
         // Regenerating the same source keeps every stroke made since (runtime strokes
         // included); a new asset or recipe starts from its own strokes.
-        let fresh = std::mem::take(&mut self.source_replaced);
+        // While a draft is on screen its session is the draft's: the source starts afresh
+        // (also after a cancelled or failed return to the source).
+        let fresh = std::mem::take(&mut self.source_replaced) || self.draft_shown();
         let session = if fresh { None } else { self.current_session() };
         if let Some(session) = session {
             // A poisoned session is dropped here and the generation rebuilds one from the

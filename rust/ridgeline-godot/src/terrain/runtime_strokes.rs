@@ -116,7 +116,7 @@ fn from_json(v: &Value) -> Variant {
         },
         Value::String(s) => s.as_str().to_variant(),
         // A long list of numbers (a patch's heights or bytes) becomes a packed array: compact
-        // in a save game and read back by apply_strokes within MAX_PACKED_NUMBERS.
+        // in a save game and read back by apply_strokes within variant_json::MAX_NUMBERS.
         Value::Array(items) if items.len() >= PACK_FROM && items.iter().all(Value::is_i64) => {
             PackedInt64Array::from_iter(items.iter().filter_map(Value::as_i64)).to_variant()
         }

@@ -111,6 +111,10 @@ impl PresetsTab {
 
     /// Lists the built-ins and the project's presets (broken ones are reported as warnings).
     pub fn reload(&mut self) {
+        let was = self
+            .selected()
+            .and_then(|i| self.presets.get(i))
+            .map(|p| p.id.clone());
         self.presets = preset::builtins().unwrap_or_default();
         let project = PathBuf::from(
             ProjectSettings::singleton()
@@ -147,6 +151,11 @@ impl PresetsTab {
             }
         }
         self.description.set_text("");
+        // The preset chosen before stays chosen (and described) when it is still listed.
+        if let Some(i) = was.and_then(|id| self.presets.iter().position(|p| p.id == id)) {
+            self.list.select(i as i32);
+            self.describe(i);
+        }
     }
 
     /// Shows the description of preset `i`.

@@ -122,10 +122,19 @@ impl RidgelineEditorPlugin {
             return;
         };
         let path = [ridgeline_core::recipe::settings::Step::Key("layers".into())];
-        let applied = w.applied_settings.get("layers");
-        if w.settings.get("layers") != applied || applied == Some(&current) {
+        let Some(applied) = w.applied_settings.get("layers").cloned() else {
+            return;
+        };
+        if w.settings.get("layers") != Some(&applied) || applied == current {
             return;
         }
+        // Every Undo graph step that holds the old layers holds the new ones too, so undoing
+        // a settings edit does not bring back (and then Apply) the layers as they were.
+        w.history.for_each_state_mut(|s| {
+            if s.settings.get("layers") == Some(&applied) {
+                let _ = s.settings.set(&path, current.clone());
+            }
+        });
         if w.settings.set(&path, current.clone()).is_ok()
             && w.applied_settings.set(&path, current).is_ok()
         {
@@ -188,9 +197,9 @@ impl RidgelineEditorPlugin {
             &doc.to_canonical_json(),
             "Ridgeline: apply Terrain Graph",
         );
-        // A draft on screen gives way to the source just written (the source's own change
-        // regenerates it too, unless the text did not change).
-        if target.terrain.bind().is_showing_draft() {
+        // A draft on screen gives way to the asset just written (its own change regenerates it
+        // too, unless the text did not change; an inline recipe regenerates when it is set).
+        if target.asset.is_some() && target.terrain.bind().is_showing_draft() {
             target.terrain.clone().call_deferred("generate", &[]);
         }
         if let Some(w) = &mut self.graph {
