@@ -44,4 +44,5 @@ pub mod plugin;
 mod preview;
 mod settings;
 mod stamp_path;
+mod tool_strokes;
 mod tools;
