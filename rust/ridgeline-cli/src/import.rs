@@ -43,7 +43,12 @@ pub fn run(a: &Args) -> Result<(), String> {
             raw_size: a.raw_size,
         },
     )
-    .map_err(|e| e.replace("give its width and depth", "pass --raw-size WIDTH,DEPTH"))?;
+    .map_err(|e| {
+        e.replace(
+            ridgeline_core::formats::heightmap_import::RAW_SIZE_NEEDED,
+            "pass --raw-size WIDTH,DEPTH",
+        )
+    })?;
     for n in &plan.notes {
         eprintln!(
             "note: {}",

@@ -15,6 +15,10 @@ use crate::recipe::Document;
 use serde_json::{Map, Value, json};
 use std::path::{Component, Path, PathBuf};
 
+/// The end of the error a raw file that is not square gives without [`ImportOptions::raw_size`]:
+/// front ends recognise it and ask for the width and depth (`--raw-size`, the dock's dialog).
+pub const RAW_SIZE_NEEDED: &str = "give its width and depth";
+
 /// What the caller chose (every field optional: the file's own facts fill the rest).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ImportOptions {
@@ -261,7 +265,7 @@ fn facts(
                 None => {
                     let side = raw::square_side(bytes.len(), per).ok_or_else(|| {
                         format!(
-                            "{shown}: {} bytes is not a square {}-bit raw file; give its width and depth",
+                            "{shown}: {} bytes is not a square {}-bit raw file; {RAW_SIZE_NEEDED}",
                             bytes.len(),
                             per * 8
                         )

@@ -95,7 +95,32 @@ pub const MAX_CHUNK_INSTANCES: u64 = 4_000_000;
 /// The most instances of `t` [`place_chunk`] may return for `rect` on a terrain of `size`:
 /// its cells times the density rounded up.
 pub fn instance_bound(t: &FoliageType, rect: [f32; 4], size: [f32; 2]) -> u64 {
-    cell_count(t, rect, size).saturating_mul(t.density.ceil().max(1.0) as u64)
+    instances_in(t, cell_count(t, rect, size))
+}
+
+/// The most instances of `t` in `cells` cells: the density rounded up per cell.
+fn instances_in(t: &FoliageType, cells: u64) -> u64 {
+    cells.saturating_mul(t.density.ceil().max(1.0) as u64)
+}
+
+/// Why [`place_chunk`] would place nothing in `cells` cells of `t` (more than
+/// [`MAX_CHUNK_CELLS`] cells, or more than [`MAX_CHUNK_INSTANCES`] instances), or `None`.
+pub fn chunk_limit_problem(t: &FoliageType, cells: u64) -> Option<String> {
+    let instances = instances_in(t, cells);
+    if cells > MAX_CHUNK_CELLS {
+        Some(format!(
+            "{cells} cells of {} units, more than {MAX_CHUNK_CELLS}",
+            t.cell_size
+        ))
+    } else if instances > MAX_CHUNK_INSTANCES {
+        Some(format!(
+            "up to {instances} instances (cells of {} units × density {}), more than \
+             {MAX_CHUNK_INSTANCES}",
+            t.cell_size, t.density
+        ))
+    } else {
+        None
+    }
 }
 
 /// How many cells of `t` [`place_chunk`] walks for `rect` on a terrain of `size`.
@@ -199,8 +224,7 @@ pub fn place_chunk(
         || j0 >= j1
         || t.density <= 0.0
         || t.auto_density <= 0.0
-        || cells > MAX_CHUNK_CELLS
-        || cells.saturating_mul(t.density.ceil().max(1.0) as u64) > MAX_CHUNK_INSTANCES
+        || chunk_limit_problem(t, cells).is_some()
     {
         return Vec::new();
     }

@@ -166,7 +166,8 @@ impl ImportDialogs {
     /// find (`why`: it is not square): the user gives them; size 0 keeps one metre per sample.
     pub(super) fn show_raw_options(&mut self, file: &str, why: &str, asset: &str) {
         self.picked = file.to_string();
-        self.integer = !file.to_ascii_lowercase().ends_with(".r32");
+        self.integer = ridgeline_core::nodes::heightmap_format_of(file)
+            != Some(ridgeline_core::nodes::HeightmapFormat::R32);
         self.info.set_text(&format!(
             "{why}\nGive the file's width and depth in samples (width × depth × {} bytes).",
             if self.integer { 2 } else { 4 }
@@ -231,10 +232,14 @@ impl ImportDialogs {
     }
 }
 
-/// Whether `file` is a raw heightmap (`.r16`, `.raw`, `.r32`: no stored width or depth).
+/// Whether `file` is a raw heightmap (R16 or R32 by the core's extension rule: no stored
+/// width or depth).
 pub(super) fn is_raw(file: &str) -> bool {
-    let f = file.to_ascii_lowercase();
-    [".r16", ".raw", ".r32"].iter().any(|e| f.ends_with(e))
+    use ridgeline_core::nodes::HeightmapFormat;
+    matches!(
+        ridgeline_core::nodes::heightmap_format_of(file),
+        Some(HeightmapFormat::R16 | HeightmapFormat::R32)
+    )
 }
 
 fn globalize(path: &str) -> PathBuf {
@@ -441,7 +446,10 @@ impl RidgelineEditorPlugin {
                 }
             }
             // A raw file that is not square: ask for its width and depth.
-            Err(e) if super::heightmap_import::is_raw(&file) && e.contains("width and depth") => {
+            Err(e)
+                if super::heightmap_import::is_raw(&file)
+                    && e.ends_with(import::RAW_SIZE_NEEDED) =>
+            {
                 if let Some(d) = &mut self.import {
                     d.show_raw_options(&file, &e, &asset);
                 }

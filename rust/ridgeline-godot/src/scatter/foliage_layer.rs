@@ -158,23 +158,12 @@ impl FoliageLayer {
                 .iter()
                 .map(|t| {
                     let cells = (chunk_size / t.cell_size).ceil().powi(2) as u64;
-                    let instances = cells.saturating_mul(t.density.ceil().max(1.0) as u64);
-                    if instances > ridgeline_core::scatter::foliage_place::MAX_CHUNK_INSTANCES {
+                    if let Some(why) =
+                        ridgeline_core::scatter::foliage_place::chunk_limit_problem(t, cells)
+                    {
                         godot_error!(
-                            "TerrainScatter: foliage type `{}`: a {chunk_size} unit chunk may hold {instances} instances (cells of {} units × density {}), more than {}; lower chunk_size or density, or raise cell_size. The type is not drawn",
-                            t.id,
-                            t.cell_size,
-                            t.density,
-                            ridgeline_core::scatter::foliage_place::MAX_CHUNK_INSTANCES
-                        );
-                        return None;
-                    }
-                    if cells > ridgeline_core::scatter::foliage_place::MAX_CHUNK_CELLS {
-                        godot_error!(
-                            "TerrainScatter: foliage type `{}`: a {chunk_size} unit chunk holds {cells} cells of {} units, more than {}; lower chunk_size or raise cell_size. The type is not drawn",
-                            t.id,
-                            t.cell_size,
-                            ridgeline_core::scatter::foliage_place::MAX_CHUNK_CELLS
+                            "TerrainScatter: foliage type `{}`: a {chunk_size} unit chunk holds {why}; lower chunk_size or density, or raise cell_size. The type is not drawn",
+                            t.id
                         );
                         return None;
                     }

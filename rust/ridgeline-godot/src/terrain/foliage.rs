@@ -309,19 +309,9 @@ impl Terrain3D {
         let size = inputs.prepared.field.grid().size();
         let cells =
             ridgeline_core::scatter::foliage_place::cell_count(&t, [a.x, a.y, b.x, b.y], size);
-        if cells > ridgeline_core::scatter::foliage_place::MAX_CHUNK_CELLS {
+        if let Some(why) = ridgeline_core::scatter::foliage_place::chunk_limit_problem(&t, cells) {
             godot_error!(
-                "Terrain3D.get_foliage_instances: the rectangle holds {cells} cells of `{id}`, more than {}; ask for a smaller one",
-                ridgeline_core::scatter::foliage_place::MAX_CHUNK_CELLS
-            );
-            return PackedVector3Array::new();
-        }
-        let bound =
-            ridgeline_core::scatter::foliage_place::instance_bound(&t, [a.x, a.y, b.x, b.y], size);
-        if bound > ridgeline_core::scatter::foliage_place::MAX_CHUNK_INSTANCES {
-            godot_error!(
-                "Terrain3D.get_foliage_instances: the rectangle may hold {bound} instances of `{id}` (its cells × density), more than {}; ask for a smaller one",
-                ridgeline_core::scatter::foliage_place::MAX_CHUNK_INSTANCES
+                "Terrain3D.get_foliage_instances: the rectangle holds {why} for `{id}`; ask for a smaller one"
             );
             return PackedVector3Array::new();
         }
