@@ -56,23 +56,17 @@ struct Walk {
 
 impl Walk {
     fn count(&mut self, n: usize, path: &str) -> Result<(), String> {
-        if n > self.budget {
-            return Err(format!(
-                "{path}: too many values (more than {MAX_VALUES} in one call)"
-            ));
-        }
-        self.budget -= n;
-        Ok(())
+        spend(&mut self.budget, n, path, "values", MAX_VALUES)
     }
 
     fn count_number(&mut self, n: usize, path: &str) -> Result<(), String> {
-        if n > self.numbers {
-            return Err(format!(
-                "{path}: too many numbers in long lists (more than {MAX_NUMBERS} in one call)"
-            ));
-        }
-        self.numbers -= n;
-        Ok(())
+        spend(
+            &mut self.numbers,
+            n,
+            path,
+            "numbers in long lists",
+            MAX_NUMBERS,
+        )
     }
 
     fn value(&mut self, v: &Variant, path: &str) -> Result<Value, String> {
@@ -201,6 +195,14 @@ impl Walk {
         self.ancestors.push(v.clone());
         Ok(())
     }
+}
+
+/// Takes `n` from the budget `left` (of `limit` `what`), or says at `path` that it ran out.
+fn spend(left: &mut usize, n: usize, path: &str, what: &str, limit: usize) -> Result<(), String> {
+    *left = left
+        .checked_sub(n)
+        .ok_or_else(|| format!("{path}: too many {what} (more than {limit} in one call)"))?;
+    Ok(())
 }
 
 fn number(x: f64, path: &str) -> Result<Value, String> {
