@@ -161,3 +161,64 @@ func node_kind() -> String:
 		if n["id"] == "water":
 			return String(n.get("params", {}).get("kind", "lake"))
 	return ""
+
+
+func test_a_long_point_list_is_shown_a_page_at_a_time() -> void:
+	await _setup()
+	var pts := []
+	for i in 120:
+		pts.append([float(i), float(i % 7)])
+	var g := {"format_version": 1, "output": "out", "nodes": [
+		{"id": "flat", "type": "flat_terrain", "position": [0, 0]},
+		{"id": "poly", "type": "polygon_mask", "position": [300, 0], "inputs": {"field": "flat"},
+			"params": {"points": pts}},
+		{"id": "out", "type": "terrain_output", "position": [700, 0], "inputs": {"heightfield": "flat"}}]}
+	assert_true(plugin.call("set_graph_draft", JSON.stringify(g)), "loaded")
+	await frames(2)
+	var steps: int = plugin.call("get_graph_undo_count")
+	var c: GraphNode = plugin.call("get_graph_card", "poly")
+	(c.find_child("ShowPoints", true, false) as Button).pressed.emit()
+	await frames(3)
+	c = plugin.call("get_graph_card", "poly")
+	var range_label: Label = c.find_child("PointRange", true, false)
+	assert_true(range_label != null and range_label.text == "1–50 of 120", "the first page: %s" % (range_label.text if range_label else "no page bar"))
+	assert_true(c.find_child("point_49", true, false) != null and c.find_child("point_50", true, false) == null, "fifty rows, not 120")
+	assert_true((c.find_child("PreviousPoints", true, false) as Button).disabled, "no page before the first")
+	(c.find_child("NextPoints", true, false) as Button).pressed.emit()
+	await frames(3)
+	c = plugin.call("get_graph_card", "poly")
+	assert_eq((c.find_child("PointRange", true, false) as Label).text, "51–100 of 120", "Next shows the second page")
+	assert_true(c.find_child("point_50", true, false) != null and c.find_child("point_0", true, false) == null, "rows 51–100")
+	# A row's spin edits the point it shows, not the one with its position on the page.
+	var spin: EditorSpinSlider = c.find_child("point_60", true, false).get_child(0)
+	spin.value = 600.0
+	await frames(2)
+	var draft: Dictionary = JSON.parse_string(plugin.call("get_graph_draft"))
+	var poly: Dictionary = draft["nodes"].filter(func(n): return n["id"] == "poly")[0]
+	assert_eq(poly["params"]["points"][60][0], 600.0, "point 60 edited")
+	assert_eq(poly["params"]["points"][10][0], 10.0, "point 10 untouched")
+	steps += 1
+	c = plugin.call("get_graph_card", "poly")
+	(c.find_child("LastPoints", true, false) as Button).pressed.emit()
+	await frames(3)
+	c = plugin.call("get_graph_card", "poly")
+	assert_eq((c.find_child("PointRange", true, false) as Label).text, "101–120 of 120", "Last shows the rest")
+	assert_true((c.find_child("NextPoints", true, false) as Button).disabled, "no page after the last")
+	assert_eq(plugin.call("get_graph_undo_count"), steps, "turning pages is not a graph edit")
+	# Back to the first page, then + point: the list follows the new point to the last page.
+	(c.find_child("FirstPoints", true, false) as Button).pressed.emit()
+	await frames(3)
+	c = plugin.call("get_graph_card", "poly")
+	(c.find_child("AddPoint", true, false) as Button).pressed.emit()
+	await frames(3)
+	c = plugin.call("get_graph_card", "poly")
+	assert_true(c.find_child("point_120", true, false) != null, "the added point is in view")
+	assert_eq((c.find_child("PointRange", true, false) as Label).text, "101–121 of 121", "on the last page")
+	# Moving the first point of a page up follows it to the page before.
+	(c.find_child("point_100", true, false).find_child("move_up", true, false) as Button).pressed.emit()
+	await frames(3)
+	c = plugin.call("get_graph_card", "poly")
+	assert_eq((c.find_child("PointRange", true, false) as Label).text, "51–100 of 121", "the moved point's page")
+	draft = JSON.parse_string(plugin.call("get_graph_draft"))
+	poly = draft["nodes"].filter(func(n): return n["id"] == "poly")[0]
+	assert_eq(poly["params"]["points"][99][0], 100.0, "point 100 moved up")

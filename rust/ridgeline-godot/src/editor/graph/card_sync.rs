@@ -57,13 +57,28 @@ impl Workspace {
     /// [`Self::refresh`].
     pub fn toggle_list(&mut self, id: &str, param: &str) {
         let open = self.open_lists.entry(id.to_string()).or_default();
-        match open.iter().position(|p| p == param) {
-            Some(i) => {
-                open.remove(i);
-            }
-            None => open.push(param.to_string()),
+        if open.remove(param).is_none() {
+            open.insert(param.to_string(), 0);
         }
         self.rebuild_card(id);
+    }
+
+    /// Shows page `page` of the open point list `param` on the card of `id` (clamped when the
+    /// card is built); nothing when the list is folded.
+    pub fn show_list_page(&mut self, id: &str, param: &str, page: usize) {
+        if let Some(p) = self
+            .open_lists
+            .get_mut(id)
+            .and_then(|open| open.get_mut(param))
+        {
+            *p = page;
+            self.rebuild_card(id);
+        }
+    }
+
+    /// The page shown of point list `param` on the card of `id` (None: folded).
+    pub fn list_page(&self, id: &str, param: &str) -> Option<usize> {
+        self.open_lists.get(id)?.get(param).copied()
     }
 
     /// Makes the next [`Self::refresh`] rebuild the card of `id`.
@@ -109,7 +124,7 @@ impl Workspace {
                         node: n,
                         active,
                         name: &name,
-                        open_lists: self.open_lists.get(&n.id).map_or(&[], Vec::as_slice),
+                        open_lists: self.open_lists.get(&n.id),
                     },
                 );
                 if let Some(text) = self.run.footers.get(&n.id) {

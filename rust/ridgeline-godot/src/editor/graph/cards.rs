@@ -24,8 +24,8 @@ pub struct CardRefs<'a> {
     pub active: bool,
     /// The card's node name.
     pub name: &'a str,
-    /// The node's point lists shown in full (parameter names).
-    pub open_lists: &'a [String],
+    /// The node's point lists shown (parameter name → page shown).
+    pub open_lists: Option<&'a std::collections::HashMap<String, usize>>,
 }
 
 /// A node name for the card of `id`: the id itself when it is a valid node name.
@@ -188,7 +188,7 @@ pub fn build(plugin: &Gd<Object>, r: &CardRefs) -> Gd<GraphNode> {
             continue;
         }
         let pname = params::name(spec);
-        let open = r.open_lists.iter().any(|p| p == pname);
+        let open = r.open_lists.and_then(|o| o.get(pname)).copied();
         let row: Gd<Control> = params::row(plugin, id, spec, r.node.params.get(pname), open);
         card.add_child(&row);
     }

@@ -83,6 +83,19 @@ impl RidgelineEditorPlugin {
         }
     }
 
+    /// Card: a long point list's page buttons (first / previous / next / last): shows `page`.
+    #[func]
+    fn _on_graph_points_page(&mut self, node: GString, param: GString, page: i64) {
+        let Ok(page) = usize::try_from(page) else {
+            return;
+        };
+        if let Some(w) = &mut self.graph {
+            w.show_list_page(&node.to_string(), &param.to_string(), page);
+            // Deferred: the button that asked is on the card the refresh rebuilds.
+            self.to_gd().call_deferred("_graph_refresh", &[]);
+        }
+    }
+
     /// Card: **+ point**.
     #[func]
     fn _on_graph_point_add(&mut self, node: GString, param: GString) {
@@ -106,6 +119,7 @@ impl RidgelineEditorPlugin {
             })
             .unwrap_or_else(|| serde_json::json!(vec![0.0; dims]));
         points.push(next);
+        self.graph_follow_point(&id, &name, points.len() - 1);
         self.graph_edit_deferred(&format!("Add a point to {id}.{name}"), move |d| {
             d.set_param(&id, &name, Some(Value::Array(points)))
         });
@@ -145,6 +159,7 @@ impl RidgelineEditorPlugin {
             return;
         }
         points.swap(from, to);
+        self.graph_follow_point(&id, &name, to);
         self.graph_edit_deferred(&format!("Move a point of {id}.{name}"), move |d| {
             d.set_param(&id, &name, Some(Value::Array(points)))
         });
@@ -152,6 +167,16 @@ impl RidgelineEditorPlugin {
 }
 
 impl RidgelineEditorPlugin {
+    /// An open point list shows the page holding point `index` (an added or moved point stays
+    /// in view).
+    fn graph_follow_point(&mut self, id: &str, name: &str, index: usize) {
+        if let Some(w) = &mut self.graph
+            && w.list_page(id, name).is_some()
+        {
+            w.show_list_page(id, name, index / params::POINTS_PER_PAGE);
+        }
+    }
+
     /// After a value control's edit (the card is kept, not rebuilt): the row of `id`.`name`
     /// shows that the value is set (its reset button appears).
     fn graph_show_param_set(&self, id: &str, name: &str) {

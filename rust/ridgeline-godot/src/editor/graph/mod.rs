@@ -27,6 +27,7 @@ mod fields;
 mod insert;
 mod palette;
 mod params;
+mod point_list;
 mod preset_actions;
 mod presets_tab;
 mod run_panel;

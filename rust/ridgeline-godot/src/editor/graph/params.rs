@@ -1,14 +1,15 @@
 //! Typed parameter controls from a catalogue parameter entry (type, default, range, unit, doc):
 //! numbers and integers as spin sliders with the range, booleans as check boxes, choices as
 //! option buttons, colours as colour pickers, points as coordinate pairs, point lists as rows
-//! with add / move up / move down / remove (folded to one **Show N points** button when longer
-//! than [`FOLD_OVER`]), text and lists as line edits. Every row has the doc
+//! with add / move up / move down / remove ([`super::point_list`]: folded to one **Show N
+//! points** button when longer than [`super::point_list::FOLD_OVER`], shown a page at a time), text and lists as
+//! line edits. Every row has the doc
 //! as its tooltip and, while its value is set, a reset button (back to the default).
 
 use godot::classes::control::SizeFlags;
 use godot::classes::{
     Button, CheckBox, ColorPickerButton, Control, EditorSpinSlider, HBoxContainer, Label, LineEdit,
-    OptionButton, VBoxContainer,
+    OptionButton,
 };
 use godot::prelude::*;
 use serde_json::Value;
@@ -55,13 +56,13 @@ pub fn tooltip(spec: &Value) -> String {
     t
 }
 
-fn call(plugin: &Gd<Object>, method: &str, args: &[Variant]) -> Callable {
+pub(super) fn call(plugin: &Gd<Object>, method: &str, args: &[Variant]) -> Callable {
     Callable::from_object_method(plugin, method).bindv(&VarArray::from(args))
 }
 
 /// A number field: the editor's own spin slider (what the inspector uses; it draws itself and
 /// creates its line edit only while typing, so a 100-card graph builds fast).
-fn spin(spec: &Value, value: f64, integer: bool) -> Gd<EditorSpinSlider> {
+pub(super) fn spin(spec: &Value, value: f64, integer: bool) -> Gd<EditorSpinSlider> {
     let mut s = EditorSpinSlider::new_alloc();
     let r = spec.get("range");
     let lo = r.and_then(|r| r.get("min")).and_then(Value::as_f64);
@@ -80,7 +81,7 @@ fn spin(spec: &Value, value: f64, integer: bool) -> Gd<EditorSpinSlider> {
     s
 }
 
-fn as_points(v: Option<&Value>) -> Vec<Vec<f64>> {
+pub(super) fn as_points(v: Option<&Value>) -> Vec<Vec<f64>> {
     v.and_then(Value::as_array)
         .map(|a| {
             a.iter()
@@ -124,12 +125,10 @@ pub fn controls_others(specs: &[Value], pname: &str) -> bool {
     })
 }
 
-/// Point lists longer than this are folded on their card until shown: a 20-point polygon would
-/// otherwise make a card over a thousand pixels tall that covers its neighbours.
-pub const FOLD_OVER: usize = 4;
+pub use super::point_list::POINTS_PER_PAGE;
 
-/// One parameter row for node `id` showing `value` (None: the default). `open`: a point list is
-/// shown in full however long it is.
+/// One parameter row for node `id` showing `value` (None: the default). `open`: the page a
+/// point list shows (None: a long list is folded; see [`super::point_list`]).
 ///
 /// A number's name is drawn inside its spin slider (as the inspector's vector fields do); other
 /// types get a name label. The reset button exists only while the value is set (the inspector's
@@ -139,7 +138,7 @@ pub fn row(
     id: &str,
     spec: &Value,
     value: Option<&Value>,
-    open: bool,
+    open: Option<usize>,
 ) -> Gd<Control> {
     let pname = name(spec);
     let current = value
@@ -237,7 +236,7 @@ pub fn row(
             h.set_h_size_flags(SizeFlags::EXPAND_FILL);
             h.upcast()
         }
-        "point list" => point_list(plugin, id, spec, &current, &tip, open),
+        "point list" => super::point_list::build(plugin, id, spec, &current, &tip, open),
         _ => {
             // string, id list, list (records): text; lists as JSON.
             let mut e = LineEdit::new_alloc();
@@ -296,153 +295,6 @@ pub fn show_set(plugin: &Gd<Object>, id: &str, pname: &str, row: &mut Gd<Control
         ),
     );
     row.add_child(&reset);
-}
-
-/// The button that folds or unfolds a long point list (`_on_graph_points_toggled`).
-fn fold_button(plugin: &Gd<Object>, id: &str, pname: &str, count: usize, open: bool) -> Gd<Button> {
-    let mut b = Button::new_alloc();
-    let (name, icon, text, tip) = if open {
-        (
-            "HidePoints",
-            "GuiTreeArrowDown",
-            format!("Hide {count} points"),
-            "Fold the list back to one line",
-        )
-    } else {
-        (
-            "ShowPoints",
-            "GuiTreeArrowRight",
-            format!("Show {count} points"),
-            "Show every point of the list to edit it",
-        )
-    };
-    b.set_name(name);
-    crate::editor::icons::set_icon(&mut b, icon, "");
-    b.set_text(&text);
-    b.set_flat(true);
-    b.set_text_alignment(godot::global::HorizontalAlignment::LEFT);
-    b.set_tooltip_text(tip);
-    b.connect(
-        "pressed",
-        &call(
-            plugin,
-            "_on_graph_points_toggled",
-            &[id.to_variant(), pname.to_variant()],
-        ),
-    );
-    b
-}
-
-/// A point list: one row of coordinates per point with a remove button, and an add button;
-/// longer than [`FOLD_OVER`] points and not `open`, one **Show N points** button instead.
-fn point_list(
-    plugin: &Gd<Object>,
-    id: &str,
-    spec: &Value,
-    current: &Value,
-    tip: &str,
-    open: bool,
-) -> Gd<Control> {
-    let dims = spec.get("dims").and_then(Value::as_u64).unwrap_or(2) as usize;
-    let pname = name(spec);
-    let points = as_points(Some(current));
-    let foldable = points.len() > FOLD_OVER;
-    if foldable && !open {
-        let mut b = fold_button(plugin, id, pname, points.len(), false);
-        b.set_h_size_flags(SizeFlags::EXPAND_FILL);
-        return b.upcast();
-    }
-    let mut list = VBoxContainer::new_alloc();
-    list.set_h_size_flags(SizeFlags::EXPAND_FILL);
-    if foldable {
-        list.add_child(&fold_button(plugin, id, pname, points.len(), true));
-    }
-    for (i, p) in points.iter().enumerate() {
-        let mut r = HBoxContainer::new_alloc();
-        r.set_name(&format!("point_{i}"));
-        for k in 0..dims {
-            let mut s = spin(&Value::Null, p.get(k).copied().unwrap_or(0.0), false);
-            s.set_tooltip_text(tip);
-            s.connect(
-                "value_changed",
-                &call(
-                    plugin,
-                    "_on_graph_point",
-                    &[
-                        id.to_variant(),
-                        pname.to_variant(),
-                        (i as i64).to_variant(),
-                        (k as i64).to_variant(),
-                    ],
-                ),
-            );
-            r.add_child(&s);
-        }
-        let count = points.len();
-        for (icon, fallback, delta, tip) in [
-            (
-                "MoveUp",
-                "Up",
-                -1i64,
-                "Move this point up (earlier in the list)",
-            ),
-            (
-                "MoveDown",
-                "Down",
-                1,
-                "Move this point down (later in the list)",
-            ),
-        ] {
-            let mut b = Button::new_alloc();
-            b.set_name(&format!("move_{fallback}").to_lowercase());
-            crate::editor::icons::set_icon(&mut b, icon, fallback);
-            b.set_flat(true);
-            b.set_tooltip_text(tip);
-            let to = i as i64 + delta;
-            b.set_disabled(to < 0 || to >= count as i64);
-            b.connect(
-                "pressed",
-                &call(
-                    plugin,
-                    "_on_graph_point_move",
-                    &[
-                        id.to_variant(),
-                        pname.to_variant(),
-                        (i as i64).to_variant(),
-                        delta.to_variant(),
-                    ],
-                ),
-            );
-            r.add_child(&b);
-        }
-        let mut del = Button::new_alloc();
-        crate::editor::icons::set_icon(&mut del, "Remove", "Remove");
-        del.set_tooltip_text("Remove this point");
-        del.connect(
-            "pressed",
-            &call(
-                plugin,
-                "_on_graph_point_remove",
-                &[id.to_variant(), pname.to_variant(), (i as i64).to_variant()],
-            ),
-        );
-        r.add_child(&del);
-        list.add_child(&r);
-    }
-    let mut add = Button::new_alloc();
-    add.set_name("AddPoint");
-    add.set_text("+ point");
-    add.set_tooltip_text("Add a point after the last one");
-    add.connect(
-        "pressed",
-        &call(
-            plugin,
-            "_on_graph_point_add",
-            &[id.to_variant(), pname.to_variant()],
-        ),
-    );
-    list.add_child(&add);
-    list.upcast()
 }
 
 /// The JSON of a control's value for parameter `spec` (None: the text cannot be read).

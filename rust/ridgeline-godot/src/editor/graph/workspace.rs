@@ -85,9 +85,10 @@ pub struct Workspace {
     pub message: String,
     /// Catalogue entries by type id.
     pub catalog: HashMap<String, Value>,
-    /// Point lists shown in full on their cards: node id → parameter names (longer lists are
-    /// folded, [`super::params::FOLD_OVER`]). Kept for the session, not saved.
-    pub open_lists: HashMap<String, Vec<String>>,
+    /// Point lists shown on their cards: node id → parameter name → the page shown (lists
+    /// longer than [`super::point_list::FOLD_OVER`] are folded until shown, and shown
+    /// [`super::point_list::POINTS_PER_PAGE`] points at a time). Kept for the session, not saved.
+    pub open_lists: HashMap<String, HashMap<String, usize>>,
     pub(super) cards: HashMap<String, Gd<GraphNode>>,
     pub(super) shown: HashMap<String, (DraftNode, bool)>,
     pub(super) names: HashMap<String, String>,
