@@ -111,3 +111,31 @@ func test_a_terrain_scaled_to_zero_answers_failure_values() -> void:
 	assert_true(TerrainWater.sample(Vector3(0, 0, 10)) == null, "no water")
 	terrain.scale = Vector3.ONE
 	assert_false(is_nan(terrain.get_height(Vector3(10, 0, 10))), "back to normal after the scale is restored")
+
+
+## The inspector's Add Element (and `resize()`) puts null into typed object arrays: an empty
+## slot is a value channel / a plain layer, never a conversion panic that loses the assignment.
+func test_empty_slots_in_typed_resource_arrays_are_kept() -> void:
+	var terrain := _terrain()
+	var ids := TerrainUserChannel.new()
+	ids.kind = TerrainUserChannel.KIND_ID
+	var channels: Array[TerrainUserChannel] = [null, ids]
+	terrain.user_channel_types = channels
+	var read := terrain.user_channel_types
+	assert_eq(read.size(), 2, "both slots kept")
+	assert_true(read[0] == null and read[1] == ids, "the empty slot stays empty")
+	assert_true(terrain.set_user_channel(1, Vector3(10, 0, 10), 4.0, 7.0), "channel 1 takes ids")
+	assert_eq(terrain.get_user_channel(1, Vector3(10, 0, 10)), 7.0, "an id, not a 0–1 value")
+	assert_true(terrain.set_user_channel(0, Vector3(10, 0, 10), 4.0, 0.5), "the empty slot is a value channel")
+	assert_near(terrain.get_user_channel(0, Vector3(10, 0, 10)), 0.5, 0.01, "value written")
+	channels.resize(4)
+	terrain.user_channel_types = channels
+	assert_eq(terrain.user_channel_types.size(), 4, "resize() nulls accepted")
+	var set := TerrainMaterialSet.new()
+	var layers: Array[TerrainTextureLayer] = [TerrainTextureLayer.new(), null]
+	set.layers = layers
+	set.ground = 1
+	assert_eq(set.layers.size(), 2, "the set keeps its empty slot")
+	terrain.material_set = set
+	assert_true(terrain.material_set == set, "assigned")
+	_still_works(terrain, "empty array slots")

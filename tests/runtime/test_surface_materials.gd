@@ -60,6 +60,16 @@ func test_material_set_binds_roles() -> void:
 	s.set_role_layer("snow", -1)
 	assert_eq(s.snow, -1, "unbound")
 	assert_eq(s.get_role_layer("lava"), -1, "unknown role answers -1")
+	# Indices no set can hold are refused (the old binding kept), by property and by name.
+	var changed := [0]
+	s.changed.connect(func() -> void: changed[0] += 1)
+	s.ground = 32
+	s.rock = -2
+	s.set_role_layer("grass", 1000)
+	assert_eq([s.ground, s.rock, s.grass], [0, 2, 1], "out-of-range indices refused")
+	assert_eq(changed[0], 0, "and no changed signal")
+	s.ground = 31
+	assert_eq([s.ground, changed[0]], [31, 1], "31 is a layer index")
 
 
 func test_material_set_document_loads() -> void:

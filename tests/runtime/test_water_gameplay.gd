@@ -116,10 +116,46 @@ func test_a_moved_component_floats_its_new_body_and_a_disabled_body_gets_nothing
 	assert_true(second.global_position.y > -1.0, "the new body floats up: %s" % second.global_position)
 	second.process_mode = Node.PROCESS_MODE_DISABLED
 	b.process_mode = Node.PROCESS_MODE_ALWAYS
-	b.submerged = 0.0
 	await _simulate(0.3)
 	assert_eq(b.submerged, 0.0, "a body that cannot process gets no force")
 	terrain.queue_free()
+
+
+func test_non_finite_or_negative_settings_are_refused_and_status_is_read_only() -> void:
+	var b := TerrainBuoyancy.new()
+	for bad in [NAN, INF, -1.0]:
+		b.density_ratio = bad
+		b.linear_drag = bad
+		b.angular_drag = bad
+		b.half_height = bad
+	b.half_height = 0.0
+	assert_eq([b.density_ratio, b.linear_drag, b.angular_drag, b.half_height], [2.0, 1.0, 1.0, 0.5], "defaults kept")
+	b.gravity = Vector3(0, NAN, 0)
+	assert_eq(b.gravity, Vector3(0, -9.81, 0), "a NaN gravity is refused")
+	b.density_ratio = 0.0
+	b.half_height = 2.0
+	assert_eq([b.density_ratio, b.half_height], [0.0, 2.0], "valid values are taken")
+	var s := TerrainSwimming.new()
+	for bad in [NAN, -INF, -0.5]:
+		s.speed = bad
+		s.min_depth = bad
+		s.max_flow = bad
+		s.response = bad
+	assert_eq([s.speed, s.min_depth, s.max_flow, s.response], [3.0, 1.0, 2.5, 4.0], "defaults kept")
+	s.direction = Vector3(INF, 0, 1)
+	assert_eq(s.direction, Vector3.ZERO, "an infinite direction is refused")
+	s.direction = Vector3(1, 0, 0)
+	assert_eq(s.direction, Vector3(1, 0, 0), "a finite one is taken")
+	assert_false(_has_setter(b, "submerged") or _has_setter(s, "swimming"), "status values have no setter")
+	b.free()
+	s.free()
+
+
+func _has_setter(o: Object, property: String) -> bool:
+	for p in o.get_property_list():
+		if p["name"] == property:
+			return ClassDB.class_get_property_setter(o.get_class(), property) != &""
+	return false
 
 
 func test_swimming_moves_along_the_direction_and_stops_at_max_flow() -> void:

@@ -4,5 +4,6 @@
 
 pub mod class_enum;
 pub mod panic_guard;
+pub mod property_check;
 pub mod variant_json;
 pub mod world;

@@ -5,6 +5,10 @@ use godot::classes::{IResource, Resource, ResourceLoader};
 use godot::prelude::*;
 use ridgeline_core::mesh::control_map::{LayerTable, ROLE_COUNT, UNBOUND};
 
+/// Layers a set draws at most: the shader's per-layer uniform arrays hold 32 entries
+/// (docs/materials.md).
+pub const MAX_LAYERS: usize = 32;
+
 /// The surface role names, in role-id order (the control texture's ids without a set).
 pub const ROLE_NAMES: [&str; ROLE_COUNT] = [
     "ground",
@@ -37,44 +41,46 @@ pub const ROLE_NAMES: [&str; ROLE_COUNT] = [
 #[derive(GodotClass)]
 #[class(tool, base = Resource)]
 pub struct TerrainMaterialSet {
-    /// The texture layers; a layer's id is its index (≤ 32 layers).
+    /// The texture layers; a layer's id is its index (≤ 32 layers). An empty slot (the
+    /// inspector's **Add Element** makes one) draws as a plain layer, with a warning, until a
+    /// [TerrainTextureLayer] is assigned to it.
     #[export]
     #[var(set = set_layers)]
-    layers: Array<Gd<TerrainTextureLayer>>,
+    layers: Array<Option<Gd<TerrainTextureLayer>>>,
     /// Layer index of the `ground` role (plain soil); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_ground)]
     ground: i32,
     /// Layer index of the `grass` role (flat, moist soil); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_grass)]
     grass: i32,
     /// Layer index of the `rock` role (steep or eroded ground); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_rock)]
     rock: i32,
     /// Layer index of the `cliff` role (very steep faces); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_cliff)]
     cliff: i32,
     /// Layer index of the `sediment` role (deposits, stream beds); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_sediment)]
     sediment: i32,
     /// Layer index of the `sand` role (dry shores); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_sand)]
     sand: i32,
     /// Layer index of the `snow` role (high ground where the biome allows snow); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_snow)]
     snow: i32,
     /// Layer index of the `wet_ground` role (moist shores); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_wet_ground)]
     wet_ground: i32,
     /// Layer index of the `underwater` role (submerged beds); -1 = unbound.
-    #[export]
+    #[export(range = (-1.0, 31.0, 1.0))]
     #[var(set = set_underwater)]
     underwater: i32,
     /// Biome name → a [TerrainTextureLayer] (or a layer index) shown for every role of that
@@ -115,63 +121,54 @@ impl IResource for TerrainMaterialSet {
 impl TerrainMaterialSet {
     /// Sets [member layers].
     #[func]
-    pub fn set_layers(&mut self, v: Array<Gd<TerrainTextureLayer>>) {
+    pub fn set_layers(&mut self, v: Array<Option<Gd<TerrainTextureLayer>>>) {
         self.layers = v;
         self.base_mut().emit_changed();
     }
-    /// Sets [member ground].
+    /// Sets [member ground] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_ground(&mut self, v: i32) {
-        self.ground = v;
-        self.base_mut().emit_changed();
+        self.bind_role(0, v, "ground");
     }
-    /// Sets [member grass].
+    /// Sets [member grass] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_grass(&mut self, v: i32) {
-        self.grass = v;
-        self.base_mut().emit_changed();
+        self.bind_role(1, v, "grass");
     }
-    /// Sets [member rock].
+    /// Sets [member rock] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_rock(&mut self, v: i32) {
-        self.rock = v;
-        self.base_mut().emit_changed();
+        self.bind_role(2, v, "rock");
     }
-    /// Sets [member cliff].
+    /// Sets [member cliff] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_cliff(&mut self, v: i32) {
-        self.cliff = v;
-        self.base_mut().emit_changed();
+        self.bind_role(3, v, "cliff");
     }
-    /// Sets [member sediment].
+    /// Sets [member sediment] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_sediment(&mut self, v: i32) {
-        self.sediment = v;
-        self.base_mut().emit_changed();
+        self.bind_role(4, v, "sediment");
     }
-    /// Sets [member sand].
+    /// Sets [member sand] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_sand(&mut self, v: i32) {
-        self.sand = v;
-        self.base_mut().emit_changed();
+        self.bind_role(5, v, "sand");
     }
-    /// Sets [member snow].
+    /// Sets [member snow] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_snow(&mut self, v: i32) {
-        self.snow = v;
-        self.base_mut().emit_changed();
+        self.bind_role(6, v, "snow");
     }
-    /// Sets [member wet_ground].
+    /// Sets [member wet_ground] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_wet_ground(&mut self, v: i32) {
-        self.wet_ground = v;
-        self.base_mut().emit_changed();
+        self.bind_role(7, v, "wet_ground");
     }
-    /// Sets [member underwater].
+    /// Sets [member underwater] (-1 or a layer index 0–31; other values are refused with an error).
     #[func]
     pub fn set_underwater(&mut self, v: i32) {
-        self.underwater = v;
-        self.base_mut().emit_changed();
+        self.bind_role(8, v, "underwater");
     }
     /// Sets [member biome_overrides].
     #[func]
@@ -182,7 +179,13 @@ impl TerrainMaterialSet {
     /// Sets [member texture_size] (clamped to 256–4096).
     #[func]
     pub fn set_texture_size(&mut self, v: i32) {
-        self.texture_size = v.clamp(256, 4096);
+        let clamped = v.clamp(256, 4096);
+        if clamped != v {
+            godot_warn!(
+                "TerrainMaterialSet.texture_size: {v} is outside 256–4096; using {clamped}"
+            );
+        }
+        self.texture_size = clamped;
         self.base_mut().emit_changed();
     }
 
@@ -203,8 +206,8 @@ impl TerrainMaterialSet {
         }
     }
 
-    /// Binds the role named `role` to layer index `layer` (-1 = unbind); an unknown role name is
-    /// an error (nothing changes).
+    /// Binds the role named `role` to layer index `layer` (-1 = unbind, else 0–31); an unknown
+    /// role name or another index is an error (nothing changes).
     #[func]
     pub fn set_role_layer(&mut self, role: GString, layer: i32) {
         let r = role.to_string();
@@ -215,8 +218,7 @@ impl TerrainMaterialSet {
             );
             return;
         };
-        *self.role_mut(i) = layer;
-        self.base_mut().emit_changed();
+        self.bind_role(i, layer, "set_role_layer");
     }
 }
 
@@ -234,9 +236,9 @@ pub struct ResolvedSet {
 }
 
 impl TerrainMaterialSet {
-    /// The layers of [member layers].
+    /// The layers of [member layers] (empty slots left out).
     pub fn layer_list(&self) -> Vec<Gd<TerrainTextureLayer>> {
-        self.layers.iter_shared().collect()
+        self.layers.iter_shared().flatten().collect()
     }
 
     fn roles(&self) -> [i32; ROLE_COUNT] {
@@ -251,6 +253,22 @@ impl TerrainMaterialSet {
             self.wet_ground,
             self.underwater,
         ]
+    }
+
+    /// Binds role `i` to layer `layer` and emits `changed`, or refuses an index no set can
+    /// have (an error naming `what`).
+    fn bind_role(&mut self, i: usize, layer: i32, what: &str) {
+        if !(-1..MAX_LAYERS as i32).contains(&layer) {
+            godot_error!(
+                "TerrainMaterialSet.{what}: layer index {layer} for `{}` is out of range (-1 = unbound, else 0–{}); keeping {}",
+                ROLE_NAMES[i],
+                MAX_LAYERS - 1,
+                self.roles()[i]
+            );
+            return;
+        }
+        *self.role_mut(i) = layer;
+        self.base_mut().emit_changed();
     }
 
     fn role_mut(&mut self, i: usize) -> &mut i32 {
@@ -287,7 +305,7 @@ impl TerrainMaterialSet {
                 };
                 *s.role_mut(role) = idx as i32;
             }
-            s.layers = layers.into_iter().collect();
+            s.layers = layers.into_iter().map(Some).collect();
         }
         if let Some(n) = name {
             set.clone().upcast::<Resource>().set_name(n);
@@ -299,13 +317,21 @@ impl TerrainMaterialSet {
     /// recipe materials win over [member biome_overrides], which win over the role bindings.
     pub fn resolve(&self, biomes: &[(String, Option<String>)]) -> ResolvedSet {
         let mut warnings = Vec::new();
-        let mut layers: Vec<Gd<TerrainTextureLayer>> = self.layers.iter_shared().collect();
-        if layers.len() > 32 {
+        let mut layers: Vec<Gd<TerrainTextureLayer>> = Vec::with_capacity(self.layers.len());
+        for (i, slot) in self.layers.iter_shared().enumerate() {
+            layers.push(slot.unwrap_or_else(|| {
+                warnings.push(format!(
+                    "TerrainMaterialSet.layers[{i}] is empty: drawn as a plain layer until a TerrainTextureLayer is assigned"
+                ));
+                TerrainTextureLayer::new_gd()
+            }));
+        }
+        if layers.len() > MAX_LAYERS {
             warnings.push(format!(
-                "TerrainMaterialSet.layers: at most 32 layers are drawn, got {}; the rest are ignored",
+                "TerrainMaterialSet.layers: at most {MAX_LAYERS} layers are drawn, got {}; the rest are ignored",
                 layers.len()
             ));
-            layers.truncate(32);
+            layers.truncate(MAX_LAYERS);
         }
         let count = layers.len() as i32;
         let mut base_row = [UNBOUND; ROLE_COUNT];
@@ -333,7 +359,7 @@ impl TerrainMaterialSet {
             if let Some(i) = layers.iter().position(|l| *l == layer) {
                 return Some(i as u8);
             }
-            if layers.len() >= 32 {
+            if layers.len() >= MAX_LAYERS {
                 return None;
             }
             layers.push(layer);

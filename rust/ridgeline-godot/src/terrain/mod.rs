@@ -151,13 +151,13 @@ pub struct Terrain3D {
     /// What changed for foliage (scatter nodes poll it).
     foliage_feed: foliage::FoliageFeed,
     /// The four game-defined user channels ([TerrainUserChannel]: name, kind, legend); at most
-    /// four, index = channel. A missing entry is a value channel. See
+    /// four, index = channel. A missing entry or an empty slot is an unnamed value channel. See
     /// [method set_user_channel].
     /// Reading it gives a copy of the list: assign a new array to change it (the channel
     /// resources themselves are shared; editing one, its kind say, takes effect at once).
     #[export]
     #[var(get = get_user_channel_types, set = set_user_channel_types)]
-    user_channel_types: Array<Gd<crate::resources::user_channel::TerrainUserChannel>>,
+    user_channel_types: Array<Option<Gd<crate::resources::user_channel::TerrainUserChannel>>>,
     /// The user channel (0–3) that tints the drawn surface toward [member user_tint_color] by
     /// its value (a "cut grass" or "wet ground" look), or -1 for none.
     #[export(range = (-1.0, 3.0, 1.0))]
@@ -331,7 +331,7 @@ impl Terrain3D {
     #[func]
     pub fn get_user_channel_types(
         &self,
-    ) -> Array<Gd<crate::resources::user_channel::TerrainUserChannel>> {
+    ) -> Array<Option<Gd<crate::resources::user_channel::TerrainUserChannel>>> {
         self.user_channel_types.duplicate_shallow()
     }
 
@@ -340,7 +340,7 @@ impl Terrain3D {
     #[func]
     pub fn set_user_channel_types(
         &mut self,
-        channels: Array<Gd<crate::resources::user_channel::TerrainUserChannel>>,
+        channels: Array<Option<Gd<crate::resources::user_channel::TerrainUserChannel>>>,
     ) {
         self.store_user_channel_types(channels);
     }

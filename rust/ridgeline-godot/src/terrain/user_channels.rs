@@ -163,24 +163,27 @@ impl Terrain3D {
 impl Terrain3D {
     /// Keeps at most four channel types (an error names the rest), follows their `changed`
     /// signals and re-reads their kinds.
-    pub(super) fn store_user_channel_types(&mut self, channels: Array<Gd<TerrainUserChannel>>) {
+    pub(super) fn store_user_channel_types(
+        &mut self,
+        channels: Array<Option<Gd<TerrainUserChannel>>>,
+    ) {
         if channels.len() > USER_CHANNELS {
             godot_error!(
                 "Terrain3D.user_channel_types: at most {USER_CHANNELS} channels, got {}; keeping the first {USER_CHANNELS}",
                 channels.len()
             );
         }
-        let mut kept: Array<Gd<TerrainUserChannel>> = Array::new();
+        let mut kept: Array<Option<Gd<TerrainUserChannel>>> = Array::new();
         for c in channels.iter_shared().take(USER_CHANNELS) {
-            kept.push(&c);
+            kept.push(c.as_ref());
         }
         let call = Callable::from_object_method(&self.to_gd(), "_on_user_channel_type_changed");
-        for mut c in self.user_channel_types.iter_shared() {
+        for mut c in self.user_channel_types.iter_shared().flatten() {
             if c.is_connected("changed", &call) {
                 c.disconnect("changed", &call);
             }
         }
-        for mut c in kept.iter_shared() {
+        for mut c in kept.iter_shared().flatten() {
             if !c.is_connected("changed", &call) {
                 c.connect("changed", &call);
             }
@@ -216,7 +219,7 @@ impl Terrain3D {
             .take(USER_CHANNELS)
             .enumerate()
         {
-            ids[i] = c.bind().is_id();
+            ids[i] = c.is_some_and(|c| c.bind().is_id());
         }
         self.user_paint.ids = ids;
     }

@@ -2,6 +2,7 @@
 
 use super::column::{WorldColumn, column_at};
 use super::parent_body::ParentBody;
+use crate::convert::property_check::{Min, accept_number, accept_vector};
 use godot::classes::{INode, Node};
 use godot::prelude::*;
 
@@ -37,31 +38,37 @@ pub struct TerrainBuoyancy {
     enabled: bool,
     /// Half the height of the virtual upright segment (world units, > 0).
     #[export(range = (0.01, 100.0, 0.01, or_greater))]
+    #[var(set = set_half_height)]
     #[init(val = 0.5)]
     half_height: f32,
     /// Lift at full submersion as a multiple of the body's weight (water density over body
     /// density); ≥ 1 floats with [code]1 / density_ratio[/code] of the segment submerged.
     #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[var(set = set_density_ratio)]
     #[init(val = 2.0)]
     density_ratio: f32,
     /// Drag towards the water's current, per second, at full submersion.
     #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[var(set = set_linear_drag)]
     #[init(val = 1.0)]
     linear_drag: f32,
     /// Spin damping in water, per second, at full submersion.
     #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[var(set = set_angular_drag)]
     #[init(val = 1.0)]
     angular_drag: f32,
     /// The gravity the body falls with (world units/s²): match the game's gravity and the
     /// body's gravity scale.
     #[export]
+    #[var(set = set_gravity)]
     #[init(val = Vector3::new(0.0, -9.81, 0.0))]
     gravity: Vector3,
     /// Only water of the terrain with this [member Terrain3D.terrain_id] (empty: any).
     #[export]
     terrain_id: GString,
-    /// Submerged fraction 0..1 of the segment at the last physics step (0 when dry).
-    #[var]
+    /// Submerged fraction 0..1 of the segment at the last physics step (0 when dry;
+    /// read-only).
+    #[var(no_set)]
     submerged: f32,
     body: ParentBody,
     base: Base<Node>,
@@ -112,6 +119,55 @@ impl INode for TerrainBuoyancy {
 
 #[godot_api]
 impl TerrainBuoyancy {
+    /// Sets [member half_height]; refuses values ≤ 0 or not finite (an error, the old value
+    /// kept).
+    #[func]
+    pub fn set_half_height(&mut self, half_height: f32) {
+        checked(
+            &mut self.half_height,
+            "half_height",
+            half_height,
+            Min::Above(0.0),
+        );
+    }
+    /// Sets [member density_ratio]; refuses negative or non-finite values.
+    #[func]
+    pub fn set_density_ratio(&mut self, ratio: f32) {
+        checked(
+            &mut self.density_ratio,
+            "density_ratio",
+            ratio,
+            Min::AtLeast(0.0),
+        );
+    }
+    /// Sets [member linear_drag]; refuses negative or non-finite values.
+    #[func]
+    pub fn set_linear_drag(&mut self, drag: f32) {
+        checked(
+            &mut self.linear_drag,
+            "linear_drag",
+            drag,
+            Min::AtLeast(0.0),
+        );
+    }
+    /// Sets [member angular_drag]; refuses negative or non-finite values.
+    #[func]
+    pub fn set_angular_drag(&mut self, drag: f32) {
+        checked(
+            &mut self.angular_drag,
+            "angular_drag",
+            drag,
+            Min::AtLeast(0.0),
+        );
+    }
+    /// Sets [member gravity]; refuses a vector with a NaN or infinite component.
+    #[func]
+    pub fn set_gravity(&mut self, gravity: Vector3) {
+        if accept_vector("TerrainBuoyancy.gravity", gravity, self.gravity) {
+            self.gravity = gravity;
+        }
+    }
+
     /// The draft (submerged length of the segment) the body settles at in still water:
     /// [code]2 × half_height / density_ratio[/code], capped at the full segment.
     #[func]
@@ -129,5 +185,13 @@ impl TerrainBuoyancy {
         // Segment from −h to +h around the origin; the surface is at −height_above_surface.
         let below = (h - c.height_above_surface).clamp(0.0, 2.0 * h);
         below / (2.0 * h)
+    }
+}
+
+/// Stores `value` in `field` (property `name`) when it is finite and within `min`; otherwise an
+/// error.
+fn checked(field: &mut f32, name: &str, value: f32, min: Min) {
+    if accept_number(&format!("TerrainBuoyancy.{name}"), value, min, *field) {
+        *field = value;
     }
 }

@@ -2,6 +2,7 @@
 
 use super::column::{WorldColumn, column_at};
 use super::parent_body::ParentBody;
+use crate::convert::property_check::{Min, accept_number, accept_vector};
 use godot::classes::{INode, Node};
 use godot::prelude::*;
 
@@ -35,29 +36,33 @@ pub struct TerrainSwimming {
     enabled: bool,
     /// World-space swimming direction (normalised internally; zero: no swimming force).
     #[export]
-    #[var]
+    #[var(set = set_direction)]
     direction: Vector3,
     /// Swimming speed relative to the water (world units/s).
     #[export(range = (0.0, 50.0, 0.01, or_greater))]
+    #[var(set = set_speed)]
     #[init(val = 3.0)]
     speed: f32,
     /// Shallowest water (bed-to-surface depth) the body swims in.
     #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[var(set = set_min_depth)]
     #[init(val = 1.0)]
     min_depth: f32,
     /// Fastest current the body can swim in; beyond it, no swimming force.
     #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[var(set = set_max_flow)]
     #[init(val = 2.5)]
     max_flow: f32,
     /// How fast the velocity approaches the swimming velocity, per second.
     #[export(range = (0.0, 50.0, 0.01, or_greater))]
+    #[var(set = set_response)]
     #[init(val = 4.0)]
     response: f32,
     /// Only water of the terrain with this [member Terrain3D.terrain_id] (empty: any).
     #[export]
     terrain_id: GString,
-    /// True when the last physics step applied a swimming force.
-    #[var]
+    /// True when the last physics step applied a swimming force (read-only).
+    #[var(no_set)]
     swimming: bool,
     body: ParentBody,
     base: Base<Node>,
@@ -104,5 +109,49 @@ impl INode for TerrainSwimming {
 
     fn exit_tree(&mut self) {
         self.body.exit();
+    }
+}
+
+#[godot_api]
+impl TerrainSwimming {
+    /// Sets [member direction]; refuses a vector with a NaN or infinite component (an error,
+    /// the old direction kept).
+    #[func]
+    pub fn set_direction(&mut self, direction: Vector3) {
+        if accept_vector("TerrainSwimming.direction", direction, self.direction) {
+            self.direction = direction;
+        }
+    }
+    /// Sets [member speed]; refuses negative or non-finite values.
+    #[func]
+    pub fn set_speed(&mut self, speed: f32) {
+        checked(&mut self.speed, "speed", speed);
+    }
+    /// Sets [member min_depth]; refuses negative or non-finite values.
+    #[func]
+    pub fn set_min_depth(&mut self, depth: f32) {
+        checked(&mut self.min_depth, "min_depth", depth);
+    }
+    /// Sets [member max_flow]; refuses negative or non-finite values.
+    #[func]
+    pub fn set_max_flow(&mut self, flow: f32) {
+        checked(&mut self.max_flow, "max_flow", flow);
+    }
+    /// Sets [member response]; refuses negative or non-finite values.
+    #[func]
+    pub fn set_response(&mut self, response: f32) {
+        checked(&mut self.response, "response", response);
+    }
+}
+
+/// Stores `value` in `field` (property `name`) when it is finite and ≥ 0; otherwise an error.
+fn checked(field: &mut f32, name: &str, value: f32) {
+    if accept_number(
+        &format!("TerrainSwimming.{name}"),
+        value,
+        Min::AtLeast(0.0),
+        *field,
+    ) {
+        *field = value;
     }
 }
