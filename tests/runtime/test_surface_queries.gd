@@ -60,6 +60,11 @@ func test_surface_is_the_role_or_water() -> void:
 	var names := Terrain3D.get_surface_names()
 	assert_eq(names.size(), 9, "nine surface names")
 	assert_eq(names[0], "ground", "id 0")
+	var constants := [Terrain3D.SURFACE_GROUND, Terrain3D.SURFACE_GRASS, Terrain3D.SURFACE_ROCK,
+		Terrain3D.SURFACE_CLIFF, Terrain3D.SURFACE_SEDIMENT, Terrain3D.SURFACE_SAND,
+		Terrain3D.SURFACE_SNOW, Terrain3D.SURFACE_WET_GROUND, Terrain3D.SURFACE_UNDERWATER]
+	for i in constants.size():
+		assert_eq(names[constants[i]], ["ground", "grass", "rock", "cliff", "sediment", "sand", "snow", "wet_ground", "underwater"][i], "SURFACE_ constant %d names its role" % i)
 	var water := _assert_surfaces(terrain, _grid_points(terrain, 24, 4.0))
 	assert_true(water > 10, "water was among them (%d)" % water)
 	terrain.queue_free()

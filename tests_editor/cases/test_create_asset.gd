@@ -53,4 +53,10 @@ func test_create_terrain_asset_assigns_it_with_undo() -> void:
 	assert_true(not plugin.call("create_terrain_asset", bad, {"resolution": Vector2i(0, 8)}), "an invalid resolution is refused")
 	assert_true(String(plugin.call("get_message")).contains("resolution"), "with the located error")
 	assert_true(not FileAccess.file_exists(bad), "nothing is written")
+	# A mistyped value or a misspelled key is not silently replaced by the default.
+	assert_true(not plugin.call("create_terrain_asset", bad, {"size": Vector2i(256, 256)}), "size as a Vector2i is refused")
+	assert_true(String(plugin.call("get_message")).contains("options.size: must be a Vector2"), "named: %s" % plugin.call("get_message"))
+	assert_true(not plugin.call("create_terrain_asset", bad, {"sede": 3}), "an unknown key is refused")
+	assert_true(String(plugin.call("get_message")).contains("options.sede: unknown option"), "named: %s" % plugin.call("get_message"))
+	assert_true(not FileAccess.file_exists(bad), "nothing is written for either")
 	assert_true(t.get("asset") == null, "and nothing assigned")

@@ -199,28 +199,17 @@ impl RidgelineEditorPlugin {
     /// defaults (1024 m, 512 cells, seed 1, 64) — writes it atomically and assigns it to the
     /// edited terrain as one undo step, as **Create terrain asset…** does. Returns false, with
     /// the reason in [method get_message], when nothing is selected, the path is taken or
-    /// outside the project, or a value is invalid; nothing is written then.
+    /// outside the project, a value is invalid or of the wrong type, or a key is unknown;
+    /// nothing is written then.
     #[func]
     pub fn create_terrain_asset(&mut self, path: GString, options: VarDictionary) -> bool {
-        let mut a = NewAsset::default();
-        if let Some(v) = options.get("size").and_then(|v| v.try_to::<Vector2>().ok()) {
-            a.size = [v.x as f64, v.y as f64];
-        }
-        if let Some(v) = options
-            .get("resolution")
-            .and_then(|v| v.try_to::<Vector2i>().ok())
-        {
-            a.resolution = [v.x as i64, v.y as i64];
-        }
-        if let Some(v) = options.get("seed").and_then(|v| v.try_to::<i64>().ok()) {
-            a.seed = v;
-        }
-        if let Some(v) = options
-            .get("chunk_cells")
-            .and_then(|v| v.try_to::<i64>().ok())
-        {
-            a.chunk_cells = v;
-        }
+        let a = match new_asset_from(&options) {
+            Ok(a) => a,
+            Err(e) => {
+                self.show_message(&format!("Nothing created: {e}"), true);
+                return false;
+            }
+        };
         match self.create_asset(&path.to_string(), &a) {
             Ok(()) => true,
             Err(e) => {
@@ -248,6 +237,41 @@ impl RidgelineEditorPlugin {
             self.show_message(&format!("Nothing created: {e}"), true);
         }
     }
+}
+
+/// Reads [method RidgelineEditorPlugin.create_terrain_asset]'s options Dictionary over the
+/// dialog's defaults; a value of the wrong type or an unknown key is an error naming it.
+fn new_asset_from(d: &VarDictionary) -> Result<NewAsset, String> {
+    let mut a = NewAsset::default();
+    for (k, v) in d.iter_shared() {
+        let key = k.to_string();
+        let int = || {
+            v.try_to::<i64>()
+                .map_err(|_| format!("options.{key}: must be an int, got {v}"))
+        };
+        match key.as_str() {
+            "size" => {
+                let s = v
+                    .try_to::<Vector2>()
+                    .map_err(|_| format!("options.size: must be a Vector2 (metres), got {v}"))?;
+                a.size = [s.x as f64, s.y as f64];
+            }
+            "resolution" => {
+                let r = v.try_to::<Vector2i>().map_err(|_| {
+                    format!("options.resolution: must be a Vector2i (cells), got {v}")
+                })?;
+                a.resolution = [r.x as i64, r.y as i64];
+            }
+            "seed" => a.seed = int()?,
+            "chunk_cells" => a.chunk_cells = int()?,
+            _ => {
+                return Err(format!(
+                    "options.{key}: unknown option (size, resolution, seed, chunk_cells)"
+                ));
+            }
+        }
+    }
+    Ok(a)
 }
 
 impl RidgelineEditorPlugin {

@@ -11,6 +11,42 @@ use ridgeline_core::query::surface_index::{SURFACE_NONE as NONE, SURFACE_WATER a
 
 #[godot_api(secondary)]
 impl Terrain3D {
+    /// [method get_surface]: the `ground` surface role — plain ground (soil). Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_GROUND: i32 = Role::Ground as i32;
+    /// [method get_surface]: the `grass` surface role — flat, moist soil. Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_GRASS: i32 = Role::Grass as i32;
+    /// [method get_surface]: the `rock` surface role — bare rock: steep or eroded. Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_ROCK: i32 = Role::Rock as i32;
+    /// [method get_surface]: the `cliff` surface role — very steep rock faces. Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_CLIFF: i32 = Role::Cliff as i32;
+    /// [method get_surface]: the `sediment` surface role — deposits and stream beds. Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_SEDIMENT: i32 = Role::Sediment as i32;
+    /// [method get_surface]: the `sand` surface role — dry shores. Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_SAND: i32 = Role::Sand as i32;
+    /// [method get_surface]: the `snow` surface role — high ground where the biome allows snow. Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_SNOW: i32 = Role::Snow as i32;
+    /// [method get_surface]: the `wet_ground` surface role — moist shores. Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_WET_GROUND: i32 = Role::WetGround as i32;
+    /// [method get_surface]: the `underwater` surface role — submerged beds (ground under water, or any with `ignore_water`). Also the `surface` of
+    /// [method paint_surface] and [method get_layer_weight].
+    #[constant]
+    pub const SURFACE_UNDERWATER: i32 = Role::Underwater as i32;
     /// [method get_surface] where water covers the ground (unless `ignore_water`).
     #[constant]
     pub const SURFACE_WATER: i32 = WATER;
@@ -31,8 +67,8 @@ impl Terrain3D {
     /// The surface under `world_position`: [constant SURFACE_WATER] where water covers the
     /// ground (depth > 0, the same water as [method get_water_depth]) unless `ignore_water`,
     /// else the surface role of the nearest sample — an index into
-    /// [method get_surface_names] (0 ground, 1 grass, 2 rock, 3 cliff, 4 sediment, 5 sand,
-    /// 6 snow, 7 wet_ground, 8 underwater; see docs/materials.md) — and [constant SURFACE_NONE]
+    /// [method get_surface_names]: [constant SURFACE_GROUND] (0) … [constant SURFACE_UNDERWATER]
+    /// (8), see docs/materials.md — and [constant SURFACE_NONE]
     /// outside the terrain, in a hole, or before the first generation. Roles follow sculpting.
     /// Both arguments are required: a call that leaves a default out goes through Godot's
     /// slower variant call, and this is a per-frame query (docs/runtime-api.md).
