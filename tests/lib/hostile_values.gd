@@ -176,6 +176,14 @@ func sane(type: int, cls: String, method: String) -> Variant:
 	return null
 
 
+## The element class of a typed object-array argument, or "".
+func _object_element(arg: Dictionary) -> String:
+	if arg["type"] != TYPE_ARRAY or arg.get("hint", 0) != PROPERTY_HINT_ARRAY_TYPE:
+		return ""
+	var cls: String = arg.get("hint_string", "")
+	return cls if ClassDB.class_exists(cls) else ""
+
+
 ## The argument lists to try on `m`: with `all_hostile`, round k gives every argument its k-th
 ## hostile value; otherwise one argument at a time takes each hostile value, the others sane.
 func argument_lists(m: Dictionary, all_hostile: bool) -> Array:
@@ -184,10 +192,18 @@ func argument_lists(m: Dictionary, all_hostile: bool) -> Array:
 	var sane: Array = []
 	for a in m["args"]:
 		var vs := values(a["type"], a["class_name"])
+		var ok: Variant = sane(a["type"], a["class_name"], name)
 		if a["type"] == TYPE_STRING and takes_paths(name):
 			vs = FOLDERS
+		var element := _object_element(a)
+		if element != "":
+			# A typed object array (Array[TerrainUserChannel]): empty slots, as the inspector's
+			# Add Element and resize() make them, and more entries than any setter keeps.
+			vs = [Array([], TYPE_OBJECT, element, null), Array([null], TYPE_OBJECT, element, null),
+				Array([null, null, null, null, null, null], TYPE_OBJECT, element, null)]
+			ok = Array([], TYPE_OBJECT, element, null)
 		choices.append(vs)
-		sane.append(sane(a["type"], a["class_name"], name))
+		sane.append(ok)
 	var lists: Array = []
 	if all_hostile:
 		var rounds := 1

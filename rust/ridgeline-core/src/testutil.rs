@@ -46,3 +46,8 @@ pub fn holey_field(cells: [u32; 2], chunk: u32, seed: u64, fraction: f32) -> Hei
     }
     Heightfield::new(*base.grid(), base.heights().to_vec(), Some(holes)).expect("valid holey field")
 }
+
+/// The bit patterns of `values`: equal vectors mean bit-identical results of the same length.
+pub fn bits(values: &[f32]) -> Vec<u32> {
+    values.iter().map(|v| v.to_bits()).collect()
+}

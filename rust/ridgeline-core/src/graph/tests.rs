@@ -3,6 +3,7 @@ use crate::error::Error;
 use crate::nodes::Quality;
 use crate::pipeline::generate::generate;
 use crate::recipe::{Document, Recipe};
+use crate::testutil::bits;
 use std::sync::atomic::AtomicBool;
 
 const VALLEY: &str = include_str!("../../../../docs/examples/valley.terrain.json");
@@ -205,16 +206,8 @@ fn results_are_identical_for_any_thread_count() {
     let one = gen_with(1);
     let two = gen_with(2);
     let three = gen_with(3);
-    assert!(
-        one.iter()
-            .zip(&two)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    );
-    assert!(
-        one.iter()
-            .zip(&three)
-            .all(|(a, b)| a.to_bits() == b.to_bits())
-    );
+    assert_eq!(bits(&one), bits(&two));
+    assert_eq!(bits(&one), bits(&three));
 }
 
 #[test]

@@ -4,6 +4,7 @@ use crate::graph::eval::GraphCache;
 use crate::nodes::Quality;
 use crate::pipeline::generate;
 use crate::recipe::Document;
+use crate::testutil::bits;
 use std::sync::atomic::AtomicBool;
 
 fn run(text: &str) -> crate::pipeline::Generated {
@@ -159,17 +160,9 @@ fn water_graphs_are_identical_for_any_thread_count() {
             })
     };
     let (a, b) = (with(1), with(2));
-    assert!(
-        a.0.iter()
-            .zip(&b.0)
-            .all(|(x, y)| x.to_bits() == y.to_bits())
-    );
+    assert_eq!(bits(&a.0), bits(&b.0));
     assert_eq!(a.1, b.1);
-    assert!(
-        a.2.iter()
-            .zip(&b.2)
-            .all(|(x, y)| x.to_bits() == y.to_bits())
-    );
+    assert_eq!(bits(&a.2), bits(&b.2));
 }
 
 /// A tilted, bumpy slope falling toward -X with an ocean along the low edge.

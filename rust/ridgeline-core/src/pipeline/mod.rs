@@ -52,6 +52,8 @@ mod session_tests;
 mod session_water_tests;
 #[cfg(test)]
 mod surface_tests;
+#[cfg(test)]
+mod thread_count_tests;
 
 pub use devcache::{CachedPrepare, DevCache, prepare_cached, prepare_cached_at};
 pub use generate::{
