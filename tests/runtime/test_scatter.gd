@@ -219,3 +219,12 @@ func test_scatter_node_mode_objects_follow_the_moved_terrain() -> void:
 	scatter.position = Vector3(5, 0, 5)
 	scatter.update_for_viewer(CENTRE, -1)
 	assert_true(node.global_position.distance_to(want) < 0.001, "still on the terrain: %s" % node.global_position)
+
+
+func test_the_terrain_path_picker_offers_only_terrains() -> void:
+	for p in ClassDB.class_get_property_list("TerrainScatter", true):
+		if p["name"] == "terrain_path":
+			assert_eq(p["hint"], PROPERTY_HINT_NODE_PATH_VALID_TYPES, "a node-path hint")
+			assert_eq(p["hint_string"], "Terrain3D", "naming Terrain3D")
+			return
+	fail("no terrain_path property")

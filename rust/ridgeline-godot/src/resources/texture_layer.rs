@@ -109,13 +109,18 @@ impl IResource for TerrainTextureLayer {
     }
 }
 
-/// Clamps a float property, refusing non-finite values (keeping `old`).
+/// Clamps a float property to `lo..=hi` (with a warning when it had to), refusing non-finite
+/// values (an error, keeping `old`).
 fn checked(what: &str, v: f32, lo: f32, hi: f32, old: f32) -> f32 {
     if !v.is_finite() {
         godot_error!("TerrainTextureLayer.{what} must be finite, got {v}; keeping {old}");
         return old;
     }
-    v.clamp(lo, hi)
+    let clamped = v.clamp(lo, hi);
+    if clamped != v {
+        godot_warn!("TerrainTextureLayer.{what}: {v} is outside {lo}–{hi}; using {clamped}");
+    }
+    clamped
 }
 
 #[godot_api]

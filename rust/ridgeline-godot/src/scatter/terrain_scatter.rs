@@ -46,8 +46,9 @@ use std::sync::Arc;
 #[derive(GodotClass)]
 #[class(tool, base = Node3D)]
 pub struct TerrainScatter {
-    /// The [Terrain3D] whose placements to draw; empty uses the parent node.
-    #[export]
+    /// The [Terrain3D] whose placements to draw; empty uses the parent node. (The inspector's
+    /// node picker offers only terrains.)
+    #[export(node_path = ("Terrain3D"))]
     #[var(set = set_terrain_path)]
     terrain_path: NodePath,
     /// Side of a render chunk in terrain-local units (> 0; default 32). Changing it rebuilds
