@@ -131,6 +131,27 @@ func _shot(out_dir: String) -> void:
 		canvas.scroll_offset = Vector2(-40, -60)
 		await _save_shot(out_dir, "graph-settings.png", 2.0)
 		toggle.button_pressed = false
+		# A long point list shown a page at a time (graph-points.png): the draft only, then the
+		# terrain's own graph again.
+		var source_graph: String = plugin.call("get_graph_draft")
+		var pts := []
+		for i in 120:
+			var angle := TAU * i / 120.0
+			pts.append([512.0 + cos(angle) * (300.0 + 40.0 * sin(angle * 7.0)), 512.0 + sin(angle) * 300.0])
+		plugin.call("set_graph_draft", JSON.stringify({"format_version": 1, "output": "out", "nodes": [
+			{"id": "flat", "type": "flat_terrain", "position": [0, 0]},
+			{"id": "coast", "type": "polygon_mask", "position": [320, 0], "inputs": {"field": "flat"}, "params": {"points": pts}},
+			{"id": "out", "type": "terrain_output", "position": [900, 0], "inputs": {"heightfield": "flat"}}]}))
+		await case.frames(3)
+		(plugin.call("get_graph_card", "coast").find_child("ShowPoints", true, false) as Button).pressed.emit()
+		await case.frames(3)
+		(plugin.call("get_graph_card", "coast").find_child("NextPoints", true, false) as Button).pressed.emit()
+		await case.frames(3)
+		canvas.zoom = 0.8
+		canvas.scroll_offset = Vector2(-40, -20)
+		await _save_shot(out_dir, "graph-points.png", 2.0)
+		plugin.call("set_graph_draft", source_graph)
+		await case.frames(3)
 		# The Presets tab with its thumbnails (docs/images/presets-tab.png).
 		var tabs: TabContainer = ws.find_child("Presets", true, false).get_parent()
 		tabs.current_tab = 1
