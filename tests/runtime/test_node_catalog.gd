@@ -6,6 +6,7 @@ extends "res://lib/case.gd"
 func test_every_node_type_is_listed_with_pins_and_parameters() -> void:
 	var catalog := TerrainNodes.get_catalog()
 	var ids := TerrainNodes.get_type_ids()
+	assert_eq(catalog.get_typed_builtin(), TYPE_DICTIONARY, "a typed Array[Dictionary]")
 	assert_true(catalog.size() >= 17, "at least the 17 node types of the registry: %d" % catalog.size())
 	assert_eq(catalog.size(), ids.size(), "one entry per type id")
 	for i in catalog.size():

@@ -25,11 +25,14 @@ impl TerrainNodes {
     /// (recipe settings the node depends on). The same data as [code]ridgeline nodes --format
     /// json[/code].
     #[func]
-    pub fn get_catalog() -> VarArray {
+    pub fn get_catalog() -> Array<VarDictionary> {
         let text = ridgeline_core::nodes::catalog().to_string();
         Json::parse_string(&text)
             .try_to::<VarArray>()
             .unwrap_or_default()
+            .iter_shared()
+            .filter_map(|entry| entry.try_to::<VarDictionary>().ok())
+            .collect()
     }
 
     /// The stable type ids of every node type, in registry order (the [code]type[/code] of a
