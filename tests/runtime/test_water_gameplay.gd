@@ -155,6 +155,7 @@ func _has_setter(o: Object, property: String) -> bool:
 	for p in o.get_property_list():
 		if p["name"] == property:
 			return ClassDB.class_get_property_setter(o.get_class(), property) != &""
+	fail("%s has no property %s" % [o.get_class(), property])
 	return false
 
 

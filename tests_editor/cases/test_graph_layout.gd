@@ -222,3 +222,31 @@ func test_a_long_point_list_is_shown_a_page_at_a_time() -> void:
 	draft = JSON.parse_string(plugin.call("get_graph_draft"))
 	poly = draft["nodes"].filter(func(n): return n["id"] == "poly")[0]
 	assert_eq(poly["params"]["points"][99][0], 100.0, "point 100 moved up")
+
+
+func test_the_fifth_point_keeps_a_shown_list_shown_and_a_new_node_starts_folded() -> void:
+	await _setup()
+	var g := {"format_version": 1, "output": "out", "nodes": [
+		{"id": "flat", "type": "flat_terrain", "position": [0, 0]},
+		{"id": "poly", "type": "polygon_mask", "position": [300, 0], "inputs": {"field": "flat"},
+			"params": {"points": [[1, 1], [20, 2], [30, 20], [2, 20]]}},
+		{"id": "out", "type": "terrain_output", "position": [700, 0], "inputs": {"heightfield": "flat"}}]}
+	assert_true(plugin.call("set_graph_draft", JSON.stringify(g)), "loaded")
+	await frames(2)
+	var c: GraphNode = plugin.call("get_graph_card", "poly")
+	assert_true(c.find_child("point_3", true, false) != null, "four points are shown without opening")
+	(c.find_child("AddPoint", true, false) as Button).pressed.emit()
+	await frames(3)
+	c = plugin.call("get_graph_card", "poly")
+	assert_true(c.find_child("point_4", true, false) != null, "the fifth point is in view, not folded away")
+	assert_true(c.find_child("HidePoints", true, false) != null, "and the list can be folded now")
+	# A graph without the node, then one whose polygon has the same id: it starts folded.
+	g["nodes"].remove_at(1)
+	assert_true(plugin.call("set_graph_draft", JSON.stringify(g)), "the polygon is gone")
+	await frames(2)
+	g["nodes"].append({"id": "poly", "type": "polygon_mask", "position": [300, 0], "inputs": {"field": "flat"},
+		"params": {"points": [[1, 1], [20, 2], [30, 20], [25, 40], [10, 35], [2, 20]]}})
+	assert_true(plugin.call("set_graph_draft", JSON.stringify(g)), "a new polygon with the old id")
+	await frames(2)
+	c = plugin.call("get_graph_card", "poly")
+	assert_true(c.find_child("ShowPoints", true, false) != null, "folded: the old node's open list is forgotten")

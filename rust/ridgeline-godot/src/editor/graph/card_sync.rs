@@ -63,17 +63,14 @@ impl Workspace {
         self.rebuild_card(id);
     }
 
-    /// Shows page `page` of the open point list `param` on the card of `id` (clamped when the
-    /// card is built); nothing when the list is folded.
+    /// Shows point list `param` on the card of `id` at page `page` (clamped when the card is
+    /// built), unfolding it if it was folded.
     pub fn show_list_page(&mut self, id: &str, param: &str, page: usize) {
-        if let Some(p) = self
-            .open_lists
-            .get_mut(id)
-            .and_then(|open| open.get_mut(param))
-        {
-            *p = page;
-            self.rebuild_card(id);
-        }
+        self.open_lists
+            .entry(id.to_string())
+            .or_default()
+            .insert(param.to_string(), page);
+        self.rebuild_card(id);
     }
 
     /// The page shown of point list `param` on the card of `id` (None: folded).
@@ -91,6 +88,8 @@ impl Workspace {
     pub fn refresh(&mut self, plugin: &Gd<Object>) {
         let ids: std::collections::HashSet<String> =
             self.draft.nodes.iter().map(|n| n.id.clone()).collect();
+        // A node id that went away forgets its open lists (a new node may get the id).
+        self.open_lists.retain(|id, _| ids.contains(id));
         let stale: Vec<String> = self
             .cards
             .keys()

@@ -168,10 +168,11 @@ impl RidgelineEditorPlugin {
 
 impl RidgelineEditorPlugin {
     /// An open point list shows the page holding point `index` (an added or moved point stays
-    /// in view).
+    /// in view). A list short enough to be shown without opening it stays shown when the added
+    /// point makes it long enough to fold.
     fn graph_follow_point(&mut self, id: &str, name: &str, index: usize) {
         if let Some(w) = &mut self.graph
-            && w.list_page(id, name).is_some()
+            && (w.list_page(id, name).is_some() || index == params::FOLD_OVER)
         {
             w.show_list_page(id, name, index / params::POINTS_PER_PAGE);
         }

@@ -2,7 +2,7 @@
 //! numbers and integers as spin sliders with the range, booleans as check boxes, choices as
 //! option buttons, colours as colour pickers, points as coordinate pairs, point lists as rows
 //! with add / move up / move down / remove ([`super::point_list`]: folded to one **Show N
-//! points** button when longer than [`super::point_list::FOLD_OVER`], shown a page at a time), text and lists as
+//! points** button when longer than [`FOLD_OVER`], shown a page at a time), text and lists as
 //! line edits. Every row has the doc
 //! as its tooltip and, while its value is set, a reset button (back to the default).
 
@@ -125,7 +125,7 @@ pub fn controls_others(specs: &[Value], pname: &str) -> bool {
     })
 }
 
-pub use super::point_list::POINTS_PER_PAGE;
+pub use super::point_list::{FOLD_OVER, POINTS_PER_PAGE};
 
 /// One parameter row for node `id` showing `value` (None: the default). `open`: the page a
 /// point list shows (None: a long list is folded; see [`super::point_list`]).
@@ -216,22 +216,10 @@ pub fn row(
                 .pop()
                 .unwrap_or_default();
             for k in 0..2 {
-                let mut s = spin(&Value::Null, p.get(k).copied().unwrap_or(0.0), false);
-                s.set_tooltip_text(&tip);
-                s.connect(
-                    "value_changed",
-                    &call(
-                        plugin,
-                        "_on_graph_point",
-                        &[
-                            id.to_variant(),
-                            pname.to_variant(),
-                            (-1i64).to_variant(),
-                            (k as i64).to_variant(),
-                        ],
-                    ),
-                );
-                h.add_child(&s);
+                let value = p.get(k).copied().unwrap_or(0.0);
+                h.add_child(&super::point_list::coordinate(
+                    plugin, id, pname, None, k, value, &tip,
+                ));
             }
             h.set_h_size_flags(SizeFlags::EXPAND_FILL);
             h.upcast()

@@ -6,7 +6,7 @@
 
 use super::params::{as_points, call, name, spin};
 use godot::classes::control::SizeFlags;
-use godot::classes::{Button, Control, HBoxContainer, Label, VBoxContainer};
+use godot::classes::{Button, Control, EditorSpinSlider, HBoxContainer, Label, VBoxContainer};
 use godot::prelude::*;
 use serde_json::Value;
 
@@ -131,6 +131,36 @@ fn page_bar(
     bar
 }
 
+/// The spin slider of coordinate `k` of point `row` of parameter `pname` (`row` None: a single
+/// point parameter), edited through `_on_graph_point`.
+pub(super) fn coordinate(
+    plugin: &Gd<Object>,
+    id: &str,
+    pname: &str,
+    row: Option<usize>,
+    k: usize,
+    value: f64,
+    tip: &str,
+) -> Gd<EditorSpinSlider> {
+    let mut s = spin(&Value::Null, value, false);
+    s.set_tooltip_text(tip);
+    let row = row.map_or(-1, |r| r as i64);
+    s.connect(
+        "value_changed",
+        &call(
+            plugin,
+            "_on_graph_point",
+            &[
+                id.to_variant(),
+                pname.to_variant(),
+                row.to_variant(),
+                (k as i64).to_variant(),
+            ],
+        ),
+    );
+    s
+}
+
 /// The control of a point list: see the module documentation. `open`: the page shown (None:
 /// folded when long; a page past the end shows the last one).
 pub fn build(
@@ -165,22 +195,8 @@ pub fn build(
         let mut r = HBoxContainer::new_alloc();
         r.set_name(&format!("point_{i}"));
         for k in 0..dims {
-            let mut s = spin(&Value::Null, p.get(k).copied().unwrap_or(0.0), false);
-            s.set_tooltip_text(tip);
-            s.connect(
-                "value_changed",
-                &call(
-                    plugin,
-                    "_on_graph_point",
-                    &[
-                        id.to_variant(),
-                        pname.to_variant(),
-                        (i as i64).to_variant(),
-                        (k as i64).to_variant(),
-                    ],
-                ),
-            );
-            r.add_child(&s);
+            let value = p.get(k).copied().unwrap_or(0.0);
+            r.add_child(&coordinate(plugin, id, pname, Some(i), k, value, tip));
         }
         let count = points.len();
         for (icon, fallback, delta, tip) in [
