@@ -1,8 +1,9 @@
 //! Setters that refuse what a physics or drawing property cannot hold: NaN, infinities and
 //! values below the property's minimum are reported with the property's name and the value kept,
-//! instead of reaching the physics server (where a NaN force corrupts the body for good).
+//! instead of reaching the physics server (where a NaN force corrupts the body for good); values
+//! a drawing property clamps are clamped with a warning that names it.
 
-use godot::global::godot_error;
+use godot::global::{godot_error, godot_warn};
 use godot::prelude::Vector3;
 
 /// The lowest value a number property accepts.
@@ -14,15 +15,13 @@ pub enum Min {
     Above(f32),
 }
 
-/// True when `value` may be stored in property `what` (finite and within `min`); otherwise an
-/// error names the property, the refused value and the one `keeping`.
-pub fn accept_number(what: &str, value: f32, min: Min, keeping: f32) -> bool {
+/// Stores `value` in `field` (property `what`, e.g. `"TerrainBuoyancy.half_height"`) when it is
+/// finite and within `min`; otherwise an error names the property, the refused value and the one
+/// kept.
+pub fn set_number(field: &mut f32, what: &str, value: f32, min: Min) {
     match number_problem(value, min) {
-        None => true,
-        Some(need) => {
-            godot_error!("{what} must be {need}, got {value}; keeping {keeping}");
-            false
-        }
+        None => *field = value,
+        Some(need) => godot_error!("{what} must be {need}, got {value}; keeping {field}"),
     }
 }
 
@@ -35,13 +34,35 @@ fn number_problem(value: f32, min: Min) -> Option<String> {
     (!(value.is_finite() && ok)).then(|| format!("finite and {bound}"))
 }
 
-/// True when every component of `value` is finite; otherwise an error names property `what`.
-pub fn accept_vector(what: &str, value: Vector3, keeping: Vector3) -> bool {
+/// Stores `value` in `field` (property `what`) when every component is finite; otherwise an
+/// error names the property and the vector kept.
+pub fn set_vector(field: &mut Vector3, what: &str, value: Vector3) {
     if value.is_finite() {
-        return true;
+        *field = value;
+    } else {
+        godot_error!("{what} must be finite, got {value}; keeping {field}");
     }
-    godot_error!("{what} must be finite, got {value}; keeping {keeping}");
-    false
+}
+
+/// `value` clamped to `lo..=hi`, with a warning naming property `what` when it had to be (a
+/// drawing property's inspector slider is the range; a script may set anything).
+pub fn clamp_reporting<T: PartialOrd + Copy + std::fmt::Display>(
+    what: &str,
+    value: T,
+    lo: T,
+    hi: T,
+) -> T {
+    let clamped = if value < lo {
+        lo
+    } else if value > hi {
+        hi
+    } else {
+        value
+    };
+    if clamped != value {
+        godot_warn!("{what}: {value} is outside {lo}–{hi}; using {clamped}");
+    }
+    clamped
 }
 
 #[cfg(test)]

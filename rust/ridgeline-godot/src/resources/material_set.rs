@@ -179,13 +179,12 @@ impl TerrainMaterialSet {
     /// Sets [member texture_size] (clamped to 256–4096).
     #[func]
     pub fn set_texture_size(&mut self, v: i32) {
-        let clamped = v.clamp(256, 4096);
-        if clamped != v {
-            godot_warn!(
-                "TerrainMaterialSet.texture_size: {v} is outside 256–4096; using {clamped}"
-            );
-        }
-        self.texture_size = clamped;
+        self.texture_size = crate::convert::property_check::clamp_reporting(
+            "TerrainMaterialSet.texture_size",
+            v,
+            256,
+            4096,
+        );
         self.base_mut().emit_changed();
     }
 

@@ -116,11 +116,12 @@ fn checked(what: &str, v: f32, lo: f32, hi: f32, old: f32) -> f32 {
         godot_error!("TerrainTextureLayer.{what} must be finite, got {v}; keeping {old}");
         return old;
     }
-    let clamped = v.clamp(lo, hi);
-    if clamped != v {
-        godot_warn!("TerrainTextureLayer.{what}: {v} is outside {lo}–{hi}; using {clamped}");
-    }
-    clamped
+    crate::convert::property_check::clamp_reporting(
+        &format!("TerrainTextureLayer.{what}"),
+        v,
+        lo,
+        hi,
+    )
 }
 
 #[godot_api]

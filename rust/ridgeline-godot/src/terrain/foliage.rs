@@ -174,15 +174,7 @@ impl Terrain3D {
             .user_channel_types
             .iter_shared()
             .take(ridgeline_core::edit::paint::USER_CHANNELS)
-            .map(|c| {
-                c.map_or_else(
-                    || UserChannel {
-                        name: String::new(),
-                        id: false,
-                    },
-                    |c| c.bind().core_channel(),
-                )
-            })
+            .map(|c| c.map_or_else(UserChannel::default, |c| c.bind().core_channel()))
             .collect();
         if channels != self.foliage_feed.channels {
             self.foliage_feed.regenerated();

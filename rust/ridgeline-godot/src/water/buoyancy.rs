@@ -2,7 +2,7 @@
 
 use super::column::{WorldColumn, column_at};
 use super::parent_body::ParentBody;
-use crate::convert::property_check::{Min, accept_number, accept_vector};
+use crate::convert::property_check::{Min, set_number, set_vector};
 use godot::classes::{INode, Node};
 use godot::prelude::*;
 
@@ -123,9 +123,9 @@ impl TerrainBuoyancy {
     /// kept).
     #[func]
     pub fn set_half_height(&mut self, half_height: f32) {
-        checked(
+        set_number(
             &mut self.half_height,
-            "half_height",
+            "TerrainBuoyancy.half_height",
             half_height,
             Min::Above(0.0),
         );
@@ -133,9 +133,9 @@ impl TerrainBuoyancy {
     /// Sets [member density_ratio]; refuses negative or non-finite values.
     #[func]
     pub fn set_density_ratio(&mut self, ratio: f32) {
-        checked(
+        set_number(
             &mut self.density_ratio,
-            "density_ratio",
+            "TerrainBuoyancy.density_ratio",
             ratio,
             Min::AtLeast(0.0),
         );
@@ -143,9 +143,9 @@ impl TerrainBuoyancy {
     /// Sets [member linear_drag]; refuses negative or non-finite values.
     #[func]
     pub fn set_linear_drag(&mut self, drag: f32) {
-        checked(
+        set_number(
             &mut self.linear_drag,
-            "linear_drag",
+            "TerrainBuoyancy.linear_drag",
             drag,
             Min::AtLeast(0.0),
         );
@@ -153,9 +153,9 @@ impl TerrainBuoyancy {
     /// Sets [member angular_drag]; refuses negative or non-finite values.
     #[func]
     pub fn set_angular_drag(&mut self, drag: f32) {
-        checked(
+        set_number(
             &mut self.angular_drag,
-            "angular_drag",
+            "TerrainBuoyancy.angular_drag",
             drag,
             Min::AtLeast(0.0),
         );
@@ -163,9 +163,7 @@ impl TerrainBuoyancy {
     /// Sets [member gravity]; refuses a vector with a NaN or infinite component.
     #[func]
     pub fn set_gravity(&mut self, gravity: Vector3) {
-        if accept_vector("TerrainBuoyancy.gravity", gravity, self.gravity) {
-            self.gravity = gravity;
-        }
+        set_vector(&mut self.gravity, "TerrainBuoyancy.gravity", gravity);
     }
 
     /// The draft (submerged length of the segment) the body settles at in still water:
@@ -185,13 +183,5 @@ impl TerrainBuoyancy {
         // Segment from −h to +h around the origin; the surface is at −height_above_surface.
         let below = (h - c.height_above_surface).clamp(0.0, 2.0 * h);
         below / (2.0 * h)
-    }
-}
-
-/// Stores `value` in `field` (property `name`) when it is finite and within `min`; otherwise an
-/// error.
-fn checked(field: &mut f32, name: &str, value: f32, min: Min) {
-    if accept_number(&format!("TerrainBuoyancy.{name}"), value, min, *field) {
-        *field = value;
     }
 }

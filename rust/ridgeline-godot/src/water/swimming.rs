@@ -2,7 +2,7 @@
 
 use super::column::{WorldColumn, column_at};
 use super::parent_body::ParentBody;
-use crate::convert::property_check::{Min, accept_number, accept_vector};
+use crate::convert::property_check::{Min, set_number, set_vector};
 use godot::classes::{INode, Node};
 use godot::prelude::*;
 
@@ -118,40 +118,46 @@ impl TerrainSwimming {
     /// the old direction kept).
     #[func]
     pub fn set_direction(&mut self, direction: Vector3) {
-        if accept_vector("TerrainSwimming.direction", direction, self.direction) {
-            self.direction = direction;
-        }
+        set_vector(&mut self.direction, "TerrainSwimming.direction", direction);
     }
     /// Sets [member speed]; refuses negative or non-finite values.
     #[func]
     pub fn set_speed(&mut self, speed: f32) {
-        checked(&mut self.speed, "speed", speed);
+        set_number(
+            &mut self.speed,
+            "TerrainSwimming.speed",
+            speed,
+            Min::AtLeast(0.0),
+        );
     }
     /// Sets [member min_depth]; refuses negative or non-finite values.
     #[func]
     pub fn set_min_depth(&mut self, depth: f32) {
-        checked(&mut self.min_depth, "min_depth", depth);
+        set_number(
+            &mut self.min_depth,
+            "TerrainSwimming.min_depth",
+            depth,
+            Min::AtLeast(0.0),
+        );
     }
     /// Sets [member max_flow]; refuses negative or non-finite values.
     #[func]
     pub fn set_max_flow(&mut self, flow: f32) {
-        checked(&mut self.max_flow, "max_flow", flow);
+        set_number(
+            &mut self.max_flow,
+            "TerrainSwimming.max_flow",
+            flow,
+            Min::AtLeast(0.0),
+        );
     }
     /// Sets [member response]; refuses negative or non-finite values.
     #[func]
     pub fn set_response(&mut self, response: f32) {
-        checked(&mut self.response, "response", response);
-    }
-}
-
-/// Stores `value` in `field` (property `name`) when it is finite and ≥ 0; otherwise an error.
-fn checked(field: &mut f32, name: &str, value: f32) {
-    if accept_number(
-        &format!("TerrainSwimming.{name}"),
-        value,
-        Min::AtLeast(0.0),
-        *field,
-    ) {
-        *field = value;
+        set_number(
+            &mut self.response,
+            "TerrainSwimming.response",
+            response,
+            Min::AtLeast(0.0),
+        );
     }
 }
