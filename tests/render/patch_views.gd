@@ -14,7 +14,10 @@ extends SceneTree
 ## Views: `overview` (high, looking over the whole terrain), `grazing` (2 m above the ground,
 ## looking along it: the horizon silhouette), `stroke` (40 m up, looking down at the edit),
 ## `wall` (from outside the terrain, at the wall along its -Z border); after the edits, `spike`
-## (a 1500 m raise seen from 1 km away: the GPU path on 32-bit height texels).
+## (a 1500 m raise seen from 1 km away: the GPU path on 32-bit height texels) and `shadow` (a
+## low sun at the back of a camera looking away from the spike: the spike's shadow, and the
+## shadows of the other ground behind the camera, fall into the view; the GPU path draws the
+## chunks the camera does not see into the shadow map as the mesh path does).
 ## `patches.json` records each GPU view's `Terrain3D.get_patch_info()`.
 
 const BACKGROUND := Color(1.0, 0.0, 1.0)
@@ -110,6 +113,25 @@ func _run() -> void:
 		push_error("patch views: a 1500 m spike kept 16-bit height texels: %s" % report["spike_gpu"])
 		quit(1)
 		return
+	# Shadows cast from behind the camera: a low sun at the camera's back, looking down the
+	# valley away from the 1500 m spike, which stands behind the camera and outside its view:
+	# its shadow falls into the view only if the terrain the camera does not see is drawn into
+	# the shadow map.
+	var sun: DirectionalLight3D = main.get_node("Sun")
+	var sun_xform := sun.global_transform
+	var eye := _above(spike_at.x + 120.0, spike_at.y - 120.0, 60.0)
+	var ahead := _above(spike_at.x + 280.0, spike_at.y - 280.0, 0.0)
+	if not (is_finite(eye.y) and is_finite(ahead.y)):
+		push_error("patch views: the shadow view leaves the terrain: %s → %s" % [eye, ahead])
+		quit(1)
+		return
+	var travel := Vector3(1.0, 0.0, -1.0).normalized()
+	travel = (travel + Vector3(0.0, -0.35, 0.0)).normalized()
+	sun.global_transform = Transform3D(Basis.looking_at(travel), Vector3(0.0, 500.0, 0.0))
+	for path in ["gpu", "mesh"]:
+		if not await _shoot("shadow", path, [eye, ahead]):
+			return
+	sun.global_transform = sun_xform
 	var f := FileAccess.open(out_dir.path_join("patches.json"), FileAccess.WRITE)
 	f.store_string(JSON.stringify(report, "  "))
 	f.close()

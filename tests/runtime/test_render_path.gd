@@ -145,3 +145,24 @@ func test_the_height_texture_follows_edits_and_re_encodes_when_they_leave_its_ra
 	await get_tree().process_frame
 	assert_eq(gpu.get_patch_info()["height_code"], Vector2.ZERO, "a full encoding is kept once chosen")
 	gpu.queue_free()
+
+
+func test_chunks_the_camera_does_not_see_are_drawn_too() -> void:
+	# Shadow maps, reflections and the editor's other 3D views draw the same instances: a chunk
+	# outside the camera's view must still be drawn (a ridge behind the camera casts its shadow
+	# into the view), at the level its distance gives.
+	var gpu := _terrain(Terrain3D.RENDER_GPU)
+	var camera := Camera3D.new()
+	add_child(camera)
+	camera.make_current()
+	# Beyond the terrain's -X edge, looking away from it: nothing of it is in view.
+	camera.position = Vector3(-50, 40, 128)
+	camera.look_at(Vector3(-500, 40, 128))
+	for i in 3:
+		await get_tree().process_frame
+	var info := gpu.get_patch_info()
+	assert_eq(info["drawn"], gpu.get_chunk_count(), "every chunk drawn: %s" % info)
+	var per_level: PackedInt32Array = info["per_level"]
+	assert_true(per_level[0] < gpu.get_chunk_count(), "far chunks are coarser: %s" % info)
+	camera.queue_free()
+	gpu.queue_free()

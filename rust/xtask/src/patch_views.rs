@@ -4,7 +4,9 @@
 //!
 //! - `render::gpu_path_silhouette`: in every view the top terrain row of each column (the
 //!   silhouette) lies within 2 px of the mesh path's in 99 % of the columns and within 4 px in
-//!   all (both paths keep their own error within `lod_error_pixels` = 2 of full detail);
+//!   all (both paths keep their own error within `lod_error_pixels` = 2 of full detail); a view
+//!   whose mesh picture shows terrain in fewer than a quarter of its columns fails (it would
+//!   judge nothing);
 //! - `render::gpu_path_no_cracks`: background pixels below the silhouette (the sky showing
 //!   through the ground: cracks between levels, missing skirts) are no more than on the mesh
 //!   path plus 0.02 % of the picture;
@@ -28,13 +30,16 @@
 //! level keys) and `wall` (from outside, the terrain's border wall: the GPU path's walls once
 //! blended into the surface normal at the top and showed lit streaks) and `spike` (after a
 //! 1500 m raise, from 1 km away: ground spanning that much puts the GPU path on 32-bit height
-//! texels, which the script checks in `get_patch_info()`).
+//! texels, which the script checks in `get_patch_info()`) and `shadow` (a low sun at the back of
+//! a camera looking away from the spike: the shadows of ground the camera does not see fall into
+//! the view — the GPU path once culled the chunks outside the camera's frustum, so they cast no
+//! shadow; `gpu_path_matches_the_mesh_path` fails on that picture).
 
 use crate::water_views::{Image, Verdict};
 use anyhow::Result;
 use std::path::Path;
 
-const VIEWS: [&str; 7] = [
+const VIEWS: [&str; 8] = [
     "overview",
     "grazing",
     "stroke",
@@ -42,6 +47,7 @@ const VIEWS: [&str; 7] = [
     "stroke_after",
     "wall",
     "spike",
+    "shadow",
 ];
 
 fn is_background(p: [f32; 3]) -> bool {
@@ -123,13 +129,22 @@ pub fn judge(dir: &Path) -> Result<Vec<Verdict>> {
         diffs.sort_unstable();
         let p99 = diffs.get(diffs.len() * 99 / 100).copied().unwrap_or(0);
         let max = diffs.last().copied().unwrap_or(0);
-        ok &= p99 <= 2 && max <= 4;
+        // A view must show the terrain (in at least a quarter of the columns), or it judges
+        // nothing.
+        let shown = sm.iter().filter(|c| c.is_some()).count();
+        let empty = shown * 4 < mesh.w;
+        ok &= p99 <= 2 && max <= 4 && !empty;
         detail.push(format!(
-            "{v}: p99 {p99} px, max {}",
+            "{v}: p99 {p99} px, max {}{}",
             if max > 100_000 {
                 "column missing".into()
             } else {
                 format!("{max} px")
+            },
+            if empty {
+                format!(" — the view shows terrain in only {shown} columns")
+            } else {
+                String::new()
             }
         ));
     }

@@ -55,7 +55,7 @@ pub struct GpuPatches {
     pub uploads: u64,
     /// Chunks drawn by the last selection.
     pub drawn: usize,
-    /// One R8 texel per chunk: its level this frame ([`NOT_DRAWN`] when culled).
+    /// One R8 texel per chunk: its level this frame ([`NOT_DRAWN`] before the first selection).
     level_texture: Option<Rid>,
     /// Skirts under the patch edges and stitched edges (both on; checks turn one off to see
     /// the other alone).
@@ -180,8 +180,8 @@ impl GpuPatches {
         self.shown = PatchSelection::default();
     }
 
-    /// The terrain's local bounds, skirts and walls included (every patch's culling box: the
-    /// chunks are culled here, per frame).
+    /// The terrain's local bounds, skirts and walls included (every level's culling box: each
+    /// level's instances are culled by the renderer as one, per view and shadow pass).
     fn local_aabb(&self, field: &Heightfield) -> Aabb {
         let [lo, hi] = field.height_range();
         let skirt = self.chunks.iter().map(|c| c.skirt).fold(0.0f32, f32::max);
@@ -290,7 +290,7 @@ impl GpuPatches {
     }
 
     /// Once per frame: re-measures the levels of the chunks edits touched (then the material's
-    /// wall bottom and the culling boxes follow, and every level uploads at the next selection:
+    /// wall bottom and the levels' culling box follow, and every level uploads at the next selection:
     /// skirt depths may have changed), and uploads the texture tiles edits dirtied. Returns the
     /// tiles uploaded.
     pub fn flush(&mut self, field: &Heightfield, material: &mut SurfaceMaterial) -> usize {

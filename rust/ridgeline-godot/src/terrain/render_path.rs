@@ -49,7 +49,7 @@ pub struct FrameCost {
 #[godot_api(secondary)]
 impl Terrain3D {
     /// CPU time (microseconds) the terrain spent in its last `_process` (generation polling,
-    /// paint and texture uploads, the GPU path's culling and level choice) plus its last
+    /// paint and texture uploads, the GPU path's level choice) plus its last
     /// near-bodies collision step; 0 for a part that did not run. The
     /// `godot_frame_cpu_4km` benchmark reads it.
     #[func]
@@ -181,15 +181,6 @@ impl Terrain3D {
         }
         let to_local = to_world.affine_inverse();
         let eye = to_local * camera.get_global_position();
-        let planes = camera
-            .get_frustum()
-            .iter_shared()
-            .map(|p| {
-                // n·(B x + o) = d  ⇔  (Bᵀ n)·x = d − n·o
-                let n = to_world.basis.transposed() * p.normal;
-                [n.x, n.y, n.z, p.d - p.normal.dot(to_world.origin)]
-            })
-            .collect();
         let height = camera.get_viewport()?.get_visible_rect().size.y.max(1.0);
         let orthographic = camera.get_projection() == ProjectionType::ORTHOGONAL;
         let pixels_per_unit = if orthographic {
@@ -200,7 +191,6 @@ impl Terrain3D {
         };
         Some(PatchView {
             eye: [eye.x, eye.y, eye.z],
-            planes,
             pixels_per_unit,
             orthographic,
             error_pixels: self.lod_error_pixels,

@@ -1,7 +1,12 @@
-//! Per frame: which chunks the camera sees and the level each is drawn at. A chunk is culled
-//! when its box lies wholly outside a frustum plane; otherwise it gets the coarsest level whose
-//! measured error projects to at most `error_pixels` at the distance from the camera to the
-//! chunk's box (so `Terrain3D.lod_error_pixels` means the same on both render paths).
+//! Per frame: the level each chunk is drawn at — the coarsest whose measured error projects to
+//! at most `error_pixels` at the distance from the camera to the chunk's box (so
+//! `Terrain3D.lod_error_pixels` means the same on both render paths).
+//!
+//! Every chunk is drawn, also those outside the camera's frustum: the renderer draws the same
+//! instances into shadow maps, reflection probes and global illumination, and into the
+//! editor's other 3D views, which see what this camera does not (a ridge behind the camera
+//! casts its shadow into the view). Chunks the camera does not see get the level their distance
+//! gives, as the mesh path's chunk meshes do; the renderer itself skips what no view needs.
 //!
 //! Neighbouring chunks may be drawn at different levels. The selection also records every
 //! chunk's level ([`PatchSelection::chunk_levels`]); the patch shader reads it to **stitch**
@@ -17,9 +22,6 @@ use crate::grid::Grid;
 pub struct PatchView {
     /// Camera position.
     pub eye: [f32; 3],
-    /// Frustum planes `(normal, d)`, normals pointing out of the frustum: a point `p` is
-    /// outside when `normal · p > d`.
-    pub planes: Vec<[f32; 4]>,
     /// Pixels per world unit at distance 1 (viewport height / (2 tan(fov / 2))); for an
     /// orthographic camera, pixels per world unit.
     pub pixels_per_unit: f32,
@@ -29,16 +31,16 @@ pub struct PatchView {
     pub error_pixels: f32,
 }
 
-/// [`PatchSelection::chunk_levels`] of a chunk not drawn.
+/// [`PatchSelection::chunk_levels`] of a chunk not drawn (before the first selection).
 pub const NOT_DRAWN: u8 = 255;
 
-/// The visible chunks by level: `levels[k]` lists the row-major chunk indices drawn at level
-/// `k`, ascending.
+/// The chunks by level: `levels[k]` lists the row-major chunk indices drawn at level `k`,
+/// ascending.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PatchSelection {
     /// Chunk indices per level.
     pub levels: Vec<Vec<u32>>,
-    /// Per chunk (row-major), the level it is drawn at, [`NOT_DRAWN`] when culled.
+    /// Per chunk (row-major), the level it is drawn at.
     pub chunk_levels: Vec<u8>,
 }
 
@@ -70,9 +72,6 @@ pub fn select_patches(
         let r = grid.chunk_cells_range(i as u32 % nx, i as u32 / nx);
         let lo = [r.x0 as f32 * dx, c.heights[0] - c.skirt, r.z0 as f32 * dz];
         let hi = [r.x1 as f32 * dx, c.heights[1], r.z1 as f32 * dz];
-        if outside(&view.planes, lo, hi) {
-            continue;
-        }
         let level = level_for(c, distance(view.eye, lo, hi), view);
         if let Some(l) = into.levels.get_mut(level) {
             l.push(i as u32);
@@ -127,19 +126,6 @@ fn level_for(c: &PatchLevels, dist: f32, view: &PatchView) -> usize {
     level
 }
 
-/// Whether the box `lo..hi` lies wholly outside one of `planes`.
-fn outside(planes: &[[f32; 4]], lo: [f32; 3], hi: [f32; 3]) -> bool {
-    planes.iter().any(|p| {
-        // The corner farthest against the normal: if even it is outside, the box is.
-        let c = [
-            if p[0] > 0.0 { lo[0] } else { hi[0] },
-            if p[1] > 0.0 { lo[1] } else { hi[1] },
-            if p[2] > 0.0 { lo[2] } else { hi[2] },
-        ];
-        p[0] * c[0] + p[1] * c[1] + p[2] * c[2] > p[3]
-    })
-}
-
 /// Distance from `p` to the box `lo..hi` (0 inside).
 fn distance(p: [f32; 3], lo: [f32; 3], hi: [f32; 3]) -> f32 {
     let mut s = 0.0f32;
@@ -164,10 +150,9 @@ mod tests {
             .collect()
     }
 
-    fn view(eye: [f32; 3], planes: Vec<[f32; 4]>) -> PatchView {
+    fn view(eye: [f32; 3]) -> PatchView {
         PatchView {
             eye,
-            planes,
             pixels_per_unit: 1000.0,
             orthographic: false,
             error_pixels: 2.0,
@@ -180,7 +165,7 @@ mod tests {
         let g = Grid::new([256.0, 32.0], [256, 32], 32).unwrap();
         let c = chunks(8);
         let mut s = PatchSelection::default();
-        select_patches(&g, &c, &view([16.0, 5.0, 16.0], vec![]), &mut s);
+        select_patches(&g, &c, &view([16.0, 5.0, 16.0]), &mut s);
         assert_eq!(s.drawn(), 8);
         // The camera is inside chunk 0: full detail. Chunk 1 is 16 m away: 0.1 · 1000 / 16 =
         // 6.25 px > 2 → level 0; chunk 7 at 208 m: 0.4 · 1000 / 208 = 1.9 px → level 2.
@@ -196,29 +181,30 @@ mod tests {
     }
 
     #[test]
-    fn chunks_outside_a_plane_are_culled() {
+    fn every_chunk_is_drawn_and_its_level_recorded() {
+        // The camera stands past the last chunk looking away from the terrain: every chunk is
+        // still drawn (shadows, reflections and other views need them), at its distance's level.
         let g = Grid::new([256.0, 32.0], [256, 32], 32).unwrap();
         let c = chunks(8);
         let mut s = PatchSelection::default();
-        // Outside is x > 100: chunks starting at 128 and beyond are culled; chunk 3 (96..128)
-        // straddles the plane and stays.
-        select_patches(
-            &g,
-            &c,
-            &view([0.0, 5.0, 0.0], vec![[1.0, 0.0, 0.0, 100.0]]),
-            &mut s,
-        );
+        select_patches(&g, &c, &view([300.0, 5.0, 16.0]), &mut s);
         let mut drawn: Vec<u32> = s.levels.concat();
         drawn.sort();
-        assert_eq!(drawn, vec![0, 1, 2, 3]);
-        // Each chunk's level is recorded; the culled ones are marked.
+        assert_eq!(drawn, (0..8).collect::<Vec<u32>>());
         assert_eq!(s.chunk_levels.len(), 8);
         for (k, l) in s.levels.iter().enumerate() {
             for &i in l {
                 assert_eq!(s.chunk_levels[i as usize] as usize, k);
             }
         }
-        assert!(s.chunk_levels[4..].iter().all(|&l| l == NOT_DRAWN));
+        assert!(s.chunk_levels.iter().all(|&l| l != NOT_DRAWN));
+        // Nearest the camera, chunk 7 at 44 m: 0.1 · 1000 / 44 = 2.3 px > 2 → level 0; the
+        // farthest, chunk 0 at 268 m: 0.4 · 1000 / 268 = 1.5 px, 1.6 · 1000 / 268 = 6 px → level 2.
+        assert!(
+            s.chunk_levels[7] < s.chunk_levels[0],
+            "{:?}",
+            s.chunk_levels
+        );
     }
 
     #[test]
@@ -226,7 +212,7 @@ mod tests {
         let g = Grid::new([256.0, 32.0], [256, 32], 32).unwrap();
         let c = chunks(8);
         let mut s = PatchSelection::default();
-        let mut v = view([0.0, 5.0, 0.0], vec![]);
+        let mut v = view([0.0, 5.0, 0.0]);
         v.error_pixels = 0.0;
         select_patches(&g, &c, &v, &mut s);
         assert_eq!(s.levels[0].len(), 8);
