@@ -166,3 +166,67 @@ func test_chunks_the_camera_does_not_see_are_drawn_too() -> void:
 	assert_true(per_level[0] < gpu.get_chunk_count(), "far chunks are coarser: %s" % info)
 	camera.queue_free()
 	gpu.queue_free()
+
+
+func test_painting_surfaces_and_exclusion_uploads_no_height_tiles() -> void:
+	# The height texture holds heights and hole flags only: painting a surface role or
+	# exclusion must not re-upload its tiles (nor rebuild collision); a raise does.
+	var gpu := _terrain(Terrain3D.RENDER_GPU)
+	for i in 2:
+		await get_tree().process_frame
+	var before: int = gpu.get_patch_info()["tile_uploads"]
+	var counters: Dictionary = gpu._test_counters()
+	assert_true(gpu.paint_surface(Vector3(60, 0, 40), 8.0, Terrain3D.SURFACE_ROCK, 1.0), "surface painted")
+	assert_true(gpu.apply_stroke({"type": "exclude", "center": [90, 50], "radius": 6.0}), "exclusion painted")
+	for i in 2:
+		await get_tree().process_frame
+	assert_eq(gpu.get_patch_info()["tile_uploads"], before, "no height tiles uploaded for paint")
+	assert_eq(gpu._test_counters()["chunk_updates"], counters["chunk_updates"], "no chunk updated for paint")
+	assert_true(gpu.apply_stroke({"type": "raise", "center": [60, 40], "radius": 8.0, "amount": 3.0}), "raise")
+	for i in 2:
+		await get_tree().process_frame
+	assert_true(gpu.get_patch_info()["tile_uploads"] > before, "a raise uploads its tiles")
+	gpu.queue_free()
+
+
+func _mean_level(info: Dictionary) -> float:
+	var per_level: PackedInt32Array = info["per_level"]
+	var sum := 0.0
+	var n := 0
+	for k in per_level.size():
+		sum += k * per_level[k]
+		n += per_level[k]
+	return sum / maxi(n, 1)
+
+
+func test_levels_follow_the_node_scale_and_the_camera_aspect() -> void:
+	# Errors are measured in terrain-local heights: a terrain stretched 3× in Y shows them 3×
+	# larger on screen, so it gets finer levels; a camera whose fov spans the viewport's width
+	# (keep_aspect = KEEP_WIDTH) sees more pixels per unit, so finer levels too.
+	var gpu := _terrain(Terrain3D.RENDER_GPU)
+	var camera := Camera3D.new()
+	add_child(camera)
+	camera.make_current()
+	camera.position = Vector3(128, 80, -120)
+	camera.look_at(Vector3(128, 0, 128))
+	for i in 3:
+		await get_tree().process_frame
+	var plain := _mean_level(gpu.get_patch_info())
+	camera.keep_aspect = Camera3D.KEEP_WIDTH
+	for i in 3:
+		await get_tree().process_frame
+	var wide := _mean_level(gpu.get_patch_info())
+	camera.keep_aspect = Camera3D.KEEP_HEIGHT
+	# The camera keeps its terrain-local position (3× as high): only the scale differs.
+	gpu.scale = Vector3(1, 3, 1)
+	camera.position = Vector3(128, 240, -120)
+	camera.look_at(Vector3(128, 0, 128))
+	for i in 3:
+		await get_tree().process_frame
+	var tall := _mean_level(gpu.get_patch_info())
+	assert_true(plain > 0.5, "the view picks coarse levels somewhere: %s" % plain)
+	if get_viewport().get_visible_rect().size.x > get_viewport().get_visible_rect().size.y:
+		assert_true(wide < plain, "KEEP_WIDTH on a wide viewport: finer (%s < %s)" % [wide, plain])
+	assert_true(tall < plain, "3× in Y: finer (%s < %s)" % [tall, plain])
+	camera.queue_free()
+	gpu.queue_free()

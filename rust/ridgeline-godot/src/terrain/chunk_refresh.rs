@@ -102,8 +102,12 @@ impl Terrain3D {
         let [nx, _] = field.grid().chunks();
         if self.chunks.patches().is_some() {
             // GPU path: the textures follow by tile, the levels are re-measured (at the next
-            // frame); collision as on the mesh path. Paint-only changes touch no chunk.
-            if change.chunks.is_empty() {
+            // frame); collision as on the mesh path. The height texture holds each sample's
+            // height and the hole flag of the cell starting there, so only height and hole
+            // changes reach it, the levels and collision: painting biome regions, exclusion or
+            // surface roles changes none of them (the paint textures follow on their own).
+            let shape = change.shape_samples();
+            if change.chunks.is_empty() || shape.is_empty() {
                 return;
             }
             let cols = mesh::par_map(&change.chunks, |&[cx, cz]| {
@@ -116,7 +120,7 @@ impl Terrain3D {
                 self.chunks.bodies_mut().update(*i, col);
             }
             if let Some(p) = self.chunks.patches_mut() {
-                p.edited(field, change.touched);
+                p.edited(field, shape);
             }
             self.chunk_updates += cols.len() as u64;
             self.want_process();

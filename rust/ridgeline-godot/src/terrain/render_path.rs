@@ -5,7 +5,7 @@
 
 use super::Terrain3D;
 use crate::convert::class_enum::class_enum;
-use godot::classes::camera_3d::ProjectionType;
+use godot::classes::camera_3d::{KeepAspect, ProjectionType};
 use godot::classes::{Camera3D, EditorInterface, Engine};
 use godot::prelude::*;
 use ridgeline_core::mesh::patch::RenderPath as CorePath;
@@ -173,6 +173,13 @@ impl Terrain3D {
     }
 
     /// `camera` in terrain-local coordinates, with the lod_error_pixels allowance.
+    ///
+    /// The chunks' errors are terrain-local heights and the distances terrain-local lengths, so
+    /// the node's scale enters the pixels per unit: a local height error is `scale.y` world
+    /// units, and a local distance at least the smallest axis scale — a terrain stretched 3×
+    /// in Y shows its errors 3× larger and gets finer levels, as the mesh path's meshes (whose
+    /// levels Godot picks in world space) do. The camera's `fov` and `size` span the viewport's
+    /// height, or its width with `keep_aspect` = `KEEP_WIDTH`.
     fn patch_view(&self, camera: &Gd<Camera3D>) -> Option<PatchView> {
         let to_world = self.base().get_global_transform();
         let det = to_world.basis.determinant();
@@ -181,13 +188,25 @@ impl Terrain3D {
         }
         let to_local = to_world.affine_inverse();
         let eye = to_local * camera.get_global_position();
-        let height = camera.get_viewport()?.get_visible_rect().size.y.max(1.0);
+        let size = camera.get_viewport()?.get_visible_rect().size;
+        let span = if camera.get_keep_aspect_mode() == KeepAspect::WIDTH {
+            size.x
+        } else {
+            size.y
+        }
+        .max(1.0);
+        let scale = [
+            to_world.basis.col_a().length(),
+            to_world.basis.col_b().length(),
+            to_world.basis.col_c().length(),
+        ];
+        let smallest = scale[0].min(scale[1]).min(scale[2]).max(1e-12);
         let orthographic = camera.get_projection() == ProjectionType::ORTHOGONAL;
         let pixels_per_unit = if orthographic {
-            height / camera.get_size().max(1e-6)
+            span / camera.get_size().max(1e-6) * scale[1]
         } else {
             let half = (camera.get_fov().to_radians() * 0.5).tan().max(1e-6);
-            height / (2.0 * half)
+            span / (2.0 * half) * scale[1] / smallest
         };
         Some(PatchView {
             eye: [eye.x, eye.y, eye.z],

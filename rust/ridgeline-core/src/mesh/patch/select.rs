@@ -22,8 +22,9 @@ use crate::grid::Grid;
 pub struct PatchView {
     /// Camera position.
     pub eye: [f32; 3],
-    /// Pixels per world unit at distance 1 (viewport height / (2 tan(fov / 2))); for an
-    /// orthographic camera, pixels per world unit.
+    /// Pixels per terrain-local unit of height error at terrain-local distance 1 (viewport
+    /// height / (2 tan(fov / 2)), times the node's scale where it has one); for an orthographic
+    /// camera, pixels per terrain-local unit of height error.
     pub pixels_per_unit: f32,
     /// Orthographic projection (the error does not shrink with distance).
     pub orthographic: bool,

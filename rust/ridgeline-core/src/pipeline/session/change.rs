@@ -38,6 +38,19 @@ pub struct Change {
 }
 
 impl Change {
+    /// The samples whose height changed or that are a corner of a cell whose hole flag changed:
+    /// what the ground's shape — heights, triangles, collision — follows (painting biomes,
+    /// exclusion, surface roles or user channels changes none of it).
+    pub fn shape_samples(&self) -> Rect {
+        let holes = &self.holes;
+        let hole_samples = if holes.is_empty() {
+            Rect::EMPTY
+        } else {
+            Rect::new(holes.x0, holes.z0, holes.x1 + 1, holes.z1 + 1)
+        };
+        self.heights.union(&hole_samples)
+    }
+
     /// The cells whose water surface this change reshapes in place (a corner's height or
     /// painted depth changed — a cell reads samples x..=x+1 — or its hole flag did); the
     /// water's own re-resolution is compared separately
@@ -101,5 +114,25 @@ mod tests {
                 z1: 10
             }
         );
+    }
+
+    #[test]
+    fn shape_samples_are_the_height_samples_and_the_hole_cells_corners() {
+        assert!(Change::default().shape_samples().is_empty());
+        // Painting alone (exclusion, regions, surface roles) changes no shape.
+        let paint = Change {
+            touched: Rect::new(0, 0, 8, 8),
+            exclusion: Rect::new(0, 0, 8, 8),
+            surface_paint: Rect::new(0, 0, 8, 8),
+            ..Change::default()
+        };
+        assert!(paint.shape_samples().is_empty());
+        // Hole cells 9..10 × 9..10: samples 9..11 × 9..11 (a cell's four corners).
+        let both = Change {
+            heights: Rect::new(2, 3, 4, 5),
+            holes: Rect::new(9, 9, 10, 10),
+            ..Change::default()
+        };
+        assert_eq!(both.shape_samples(), Rect::new(2, 3, 11, 11));
     }
 }
