@@ -21,11 +21,28 @@ pub fn fill_tiles(
     if tile == 0 {
         return Vec::new();
     }
+    let count = w.div_ceil(tile) * h.div_ceil(tile);
+    let all: Vec<usize> = (0..count).collect();
+    fill_listed_tiles([w, h], tile, texel_bytes, &all, fill)
+}
+
+/// The tiles `tiles` (row-major tile indices) of a `w × h` sample map, `texel_bytes` per
+/// texel, filled by `fill` on rayon's threads (each tile on its own: the bytes do not depend on
+/// the thread count).
+pub fn fill_listed_tiles(
+    [w, h]: [usize; 2],
+    tile: usize,
+    texel_bytes: usize,
+    tiles: &[usize],
+    fill: &Fill,
+) -> Vec<Vec<u8>> {
+    if tile == 0 {
+        return Vec::new();
+    }
     let tiles_x = w.div_ceil(tile);
-    let count = tiles_x * h.div_ceil(tile);
-    (0..count)
-        .into_par_iter()
-        .map(|k| {
+    tiles
+        .par_iter()
+        .map(|&k| {
             let mut out = vec![0u8; tile * tile * texel_bytes];
             fill_tile([w, h], tile, [k % tiles_x, k / tiles_x], &mut out, fill);
             out
@@ -84,5 +101,8 @@ mod tests {
             }
         }
         assert!(fill_tiles([w, h], 0, 2, &fill).is_empty());
+        // Listed tiles, in the listed order, equal the same tiles of the whole map.
+        let listed = fill_listed_tiles([w, h], 32, 2, &[5, 1, 3], &fill);
+        assert_eq!(listed, vec![tiles[5].clone(), tiles[1].clone(), tiles[3].clone()]);
     }
 }

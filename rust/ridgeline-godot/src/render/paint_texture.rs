@@ -18,7 +18,7 @@ use godot::classes::rendering_server::TextureLayeredType;
 use godot::classes::{Image, RenderingServer};
 use godot::prelude::*;
 use ridgeline_core::edit::Rect;
-use ridgeline_core::mesh::texture_tiles::{Fill, fill_tile, fill_tiles};
+use ridgeline_core::mesh::texture_tiles::{Fill, fill_listed_tiles, fill_tiles};
 
 /// Most layers a tiled texture uses (the minimum `GL_MAX_ARRAY_TEXTURE_LAYERS` is 256).
 const MAX_TILES: usize = 256;
@@ -201,24 +201,19 @@ impl PaintTexture {
         }
         self.any_dirty = false;
         let mut rs = RenderingServer::singleton();
-        let mut scratch = Vec::new();
+        let dirty: Vec<usize> = (0..self.dirty.len())
+            .filter(|&k| std::mem::take(&mut self.dirty[k]))
+            .collect();
         let mut n = 0;
-        for k in 0..self.dirty.len() {
-            if !std::mem::take(&mut self.dirty[k]) {
-                continue;
-            }
-            let (tx, tz) = (k % self.tiles[0], k / self.tiles[0]);
-            let img = tile_image(
-                fill,
-                self.texel,
-                self.samples,
-                self.tile,
-                [tx, tz],
-                &mut scratch,
-            );
-            if let Some(img) = img {
-                rs.texture_2d_update(rid, &img, k as i32);
-                n += 1;
+        // Encoded on rayon's threads a batch at a time (a whole map re-encodes after an edit
+        // leaves the 16-bit height range: 256 tiles of 513² texels at 8 km), uploaded here.
+        for batch in dirty.chunks(UPLOAD_BATCH) {
+            let data = fill_listed_tiles(self.samples, self.tile, self.texel.bytes(), batch, fill);
+            for (&k, bytes) in batch.iter().zip(&data) {
+                if let Some(img) = image_of(self.texel, self.tile, bytes) {
+                    rs.texture_2d_update(rid, &img, k as i32);
+                    n += 1;
+                }
             }
         }
         if n > 0 {
@@ -271,20 +266,9 @@ fn copy_rect(
     }
 }
 
-/// The image of tile (tx, tz): texels past the map's edge are zero.
-fn tile_image(
-    fill: &TexelFill,
-    texel: Texel,
-    samples: [usize; 2],
-    tile: usize,
-    at: [usize; 2],
-    scratch: &mut Vec<u8>,
-) -> Option<Gd<Image>> {
-    scratch.clear();
-    scratch.resize(tile * tile * texel.bytes(), 0);
-    fill_tile(samples, tile, at, scratch, fill);
-    image_of(texel, tile, scratch)
-}
+/// Dirty tiles encoded together before their upload (bounds the bytes held at once: 16 tiles
+/// of 513² 32-bit texels are 17 MB).
+const UPLOAD_BATCH: usize = 16;
 
 /// A `tile × tile` image of `texel`s from `data`.
 fn image_of(texel: Texel, tile: usize, data: &[u8]) -> Option<Gd<Image>> {
