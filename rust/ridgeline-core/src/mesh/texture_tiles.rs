@@ -28,7 +28,8 @@ pub fn fill_tiles(
 
 /// The tiles `tiles` (row-major tile indices) of a `w × h` sample map, `texel_bytes` per
 /// texel, filled by `fill` on rayon's threads (each tile on its own: the bytes do not depend on
-/// the thread count).
+/// the thread count). A few tiles — an edit's usual one to four — are filled on the calling
+/// thread: waking the pool would cost more than they do.
 pub fn fill_listed_tiles(
     [w, h]: [usize; 2],
     tile: usize,
@@ -40,15 +41,20 @@ pub fn fill_listed_tiles(
         return Vec::new();
     }
     let tiles_x = w.div_ceil(tile);
-    tiles
-        .par_iter()
-        .map(|&k| {
-            let mut out = vec![0u8; tile * tile * texel_bytes];
-            fill_tile([w, h], tile, [k % tiles_x, k / tiles_x], &mut out, fill);
-            out
-        })
-        .collect()
+    let one = |&k: &usize| {
+        let mut out = vec![0u8; tile * tile * texel_bytes];
+        fill_tile([w, h], tile, [k % tiles_x, k / tiles_x], &mut out, fill);
+        out
+    };
+    if tiles.len() <= SERIAL_TILES {
+        tiles.iter().map(one).collect()
+    } else {
+        tiles.par_iter().map(one).collect()
+    }
 }
+
+/// Tile lists up to this long are filled on the calling thread.
+const SERIAL_TILES: usize = 4;
 
 /// Fills tile `(tx, tz)` of a `w × h` map into `out` (`tile²` texels, zeroed by the caller).
 pub fn fill_tile(
@@ -103,6 +109,9 @@ mod tests {
         assert!(fill_tiles([w, h], 0, 2, &fill).is_empty());
         // Listed tiles, in the listed order, equal the same tiles of the whole map.
         let listed = fill_listed_tiles([w, h], 32, 2, &[5, 1, 3], &fill);
-        assert_eq!(listed, vec![tiles[5].clone(), tiles[1].clone(), tiles[3].clone()]);
+        assert_eq!(
+            listed,
+            vec![tiles[5].clone(), tiles[1].clone(), tiles[3].clone()]
+        );
     }
 }
