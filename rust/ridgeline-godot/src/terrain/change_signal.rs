@@ -128,7 +128,9 @@ impl Terrain3D {
             report.chunks.to_variant(),
             report.from_undo.to_variant(),
         ];
-        self.base_mut().emit_signal("terrain_changed", &args);
+        // The interned name (building a StringName from text locks the engine's name table).
+        let name = self.signal_names.get("terrain_changed").clone();
+        self.base_mut().emit_signal(&name, &args);
     }
 }
 
