@@ -42,13 +42,7 @@ impl Change {
     /// what the ground's shape — heights, triangles, collision — follows (painting biomes,
     /// exclusion, surface roles or user channels changes none of it).
     pub fn shape_samples(&self) -> Rect {
-        let holes = &self.holes;
-        let hole_samples = if holes.is_empty() {
-            Rect::EMPTY
-        } else {
-            Rect::new(holes.x0, holes.z0, holes.x1 + 1, holes.z1 + 1)
-        };
-        self.heights.union(&hole_samples)
+        self.heights.union(&corner_samples(self.holes))
     }
 
     /// The cells whose water surface this change reshapes in place (a corner's height or
@@ -74,6 +68,16 @@ impl Change {
             x1: c.x1,
             z1: c.z1,
         }
+    }
+}
+
+/// The samples at the corners of the cells `cells` (cell `(x, z)` spans samples `x..=x+1`,
+/// `z..=z+1`); empty for no cells.
+pub(crate) fn corner_samples(cells: Rect) -> Rect {
+    if cells.is_empty() {
+        Rect::EMPTY
+    } else {
+        Rect::new(cells.x0, cells.z0, cells.x1 + 1, cells.z1 + 1)
     }
 }
 

@@ -253,11 +253,7 @@ impl EditSession {
                 }
             }
         }
-        let hole_samples = if holes.is_empty() {
-            Rect::EMPTY
-        } else {
-            Rect::new(holes.x0, holes.z0, holes.x1 + 1, holes.z1 + 1)
-        };
+        let hole_samples = super::change::corner_samples(holes);
         let touched = heights
             .grow(1, w, h)
             .union(&masks)
