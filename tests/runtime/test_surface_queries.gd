@@ -96,6 +96,46 @@ func test_surface_follows_sculpting_holes_and_painted_water() -> void:
 	terrain.queue_free()
 
 
+func test_writes_forget_only_the_surface_index_tiles_they_change() -> void:
+	# The lakes at 0.5 m (256 × 128 cells: 8 × 4 index tiles of 32 cells).
+	var recipe: Dictionary = JSON.parse_string(FileAccess.get_file_as_string("res://fixtures/lakes.terrain.json")).recipe
+	recipe.resolution = [256, 128]
+	var terrain := Terrain3D.new()
+	terrain.recipe = JSON.stringify(recipe)
+	add_child(terrain)
+	terrain.wait_for_generation()
+	var pts := _grid_points(terrain, 48, 0.0)
+	_assert_surfaces(terrain, pts)
+	var all := terrain._test_surface_index_tiles()
+	assert_eq(all, 32, "the queries built the index everywhere")
+	# User channels are not part of the surface: a write keeps every tile, the first one (which
+	# creates the edit session) too.
+	assert_true(terrain.set_user_channel(0, Vector3(20, 0, 20), 3.0, 1.0), "a user channel write")
+	assert_eq(terrain._test_surface_index_tiles(), all, "a user-channel write keeps the index")
+	assert_true(terrain.set_user_channel(0, Vector3(21, 0, 20), 3.0, 1.0), "another write")
+	assert_eq(terrain._test_surface_index_tiles(), all, "and so does the next one")
+	terrain.queue_free()
+	# Painted water only (no bodies to re-resolve): a small height change forgets only the
+	# tiles around it.
+	terrain = Terrain3D.new()
+	terrain.recipe = JSON.stringify({"size": [256, 128], "resolution": [256, 128], "seed": 4})
+	add_child(terrain)
+	terrain.wait_for_generation()
+	assert_true(terrain.paint_water(Vector3(200, 0, 100), 6.0, 1.5), "water is painted")
+	pts = _grid_points(terrain, 48, 0.0)
+	_assert_surfaces(terrain, pts)
+	assert_eq(terrain._test_surface_index_tiles(), all, "the index is built everywhere again")
+	var rect := Rect2i(40, 40, 2, 2)  # samples 40–41: cells 39–41, all in tile (1, 1)
+	var values := terrain.get_height_rect(rect)
+	for i in values.size():
+		values[i] += 1.0
+	assert_true(terrain.set_height_rect(rect, values), "a 2 × 2 height write")
+	assert_eq(terrain._test_surface_index_tiles(), all - 1, "a height write inside one tile forgets that tile only")
+	_assert_surfaces(terrain, pts)
+	assert_eq(terrain._test_surface_index_tiles(), all, "the next queries rebuild it")
+	terrain.queue_free()
+
+
 ## Checks get_surface / get_surfaces at `pts` against contains, get_water_depth and the role;
 ## returns how many points are water.
 func _assert_surfaces(terrain: Terrain3D, pts: PackedVector3Array) -> int:

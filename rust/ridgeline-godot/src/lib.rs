@@ -68,6 +68,7 @@ use std::cell::RefCell;
 mod catalog;
 mod convert;
 mod editor;
+mod editor_hint;
 mod render;
 mod resources;
 mod scatter;

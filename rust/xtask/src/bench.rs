@@ -143,7 +143,7 @@ const SCRIPTS: &[Script] = &[
             "godot_user_channel_query",
         ],
         Runner::Headless,
-        &[],
+        &["runtime writes:"],
     ),
     Script::new(
         "lod_primitives",

@@ -107,6 +107,11 @@ impl SurfaceIndex {
         }
     }
 
+    /// Tiles whose codes are current (built and not invalidated since).
+    pub fn valid_tiles(&self) -> usize {
+        self.valid.iter().filter(|v| **v).count()
+    }
+
     /// Bytes held on the heap.
     pub fn heap_bytes(&self) -> usize {
         self.codes.capacity() + self.valid.capacity()

@@ -123,12 +123,17 @@ fn invalidated_cells_follow_changed_heights_water_and_roles() {
             != surface_at(&hf, &water, &roles, x, z, false)
     });
     assert!(stale, "the change is visible to the exact path");
-    // … and agrees everywhere once the changed samples are invalidated.
+    // … and agrees everywhere once the changed samples are invalidated: only the tile
+    // holding the block's cells is forgotten (of the 2 × 2 tiles all queried above).
+    assert_eq!(index.valid_tiles(), 4);
     index.invalidate_samples(x0, z0, x1, z1);
+    assert_eq!(index.valid_tiles(), 3);
     assert_agrees(&mut index, &hf, &water, &roles);
+    assert_eq!(index.valid_tiles(), 4);
     // A new surface: invalidate all.
     water.set_painted(Vec::new());
     index.invalidate_all();
+    assert_eq!(index.valid_tiles(), 0);
     assert_agrees(&mut index, &hf, &water, &roles);
 }
 

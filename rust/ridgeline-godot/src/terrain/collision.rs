@@ -38,9 +38,7 @@ impl CollisionMode {
     /// [`CoreMode::AutoEditor`]).
     pub fn core(self) -> CoreMode {
         match self {
-            CollisionMode::Auto if godot::classes::Engine::singleton().is_editor_hint() => {
-                CoreMode::AutoEditor
-            }
+            CollisionMode::Auto if crate::editor_hint::in_editor() => CoreMode::AutoEditor,
             CollisionMode::Auto => CoreMode::Auto,
             CollisionMode::Full => CoreMode::Full,
             CollisionMode::NearBodies => CoreMode::NearBodies,

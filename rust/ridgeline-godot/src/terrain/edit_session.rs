@@ -58,17 +58,20 @@ impl Terrain3D {
         if let Some(why) = &self.session_lost {
             return Err(why.clone());
         }
+        // Every write after the first: the session exists (a shared borrow; the surface index
+        // the queries keep stays valid).
+        if let Some(s) = self.current_session() {
+            return Ok(s);
+        }
         if self.masks.is_none() {
             self.masks = Some(self.new_mask_cache());
         }
         let masks = self.masks.as_ref().map(|m| m.loader());
-        let mut guard = self.view.prepared_mut();
+        // Creating the session changes no sample the queries read.
+        let mut guard = self.view.prepared_mut_for_edit();
         let Some(prepared) = guard.as_mut() else {
             return Err("Terrain3D: nothing to edit before the first generation".into());
         };
-        if let Some(s) = &prepared.edits {
-            return Ok(s.clone());
-        }
         let grid = *prepared.field.grid();
         let recipe = match (&self.asset, self.recipe.is_empty()) {
             (Some(a), _) if a.bind().document().is_some() => {

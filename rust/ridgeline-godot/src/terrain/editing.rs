@@ -363,7 +363,7 @@ impl Terrain3D {
             // The session is locked here: hand its weights over.
             self.refresh_overlay_after_edit(s.exclusion(), !change.exclusion.is_empty());
         }
-        if godot::classes::Engine::singleton().is_editor_hint() {
+        if crate::editor_hint::in_editor() {
             self.write_strokes_to_source(s);
         }
         let t = change.touched;

@@ -113,6 +113,14 @@ impl QueryView {
             .map_or(0, |i| i.heap_bytes())
     }
 
+    /// Tiles of the surface index that are current (for tests: edits forget only what they
+    /// change).
+    pub fn surface_index_valid_tiles(&self) -> usize {
+        self.surface_index
+            .try_borrow()
+            .map_or(0, |i| i.valid_tiles())
+    }
+
     /// The terrain id as last set on the node.
     pub fn terrain_id(&self) -> GString {
         self.terrain_id.borrow().clone()

@@ -6,7 +6,7 @@
 use super::Terrain3D;
 use crate::convert::class_enum::class_enum;
 use godot::classes::camera_3d::{KeepAspect, ProjectionType};
-use godot::classes::{Camera3D, EditorInterface, Engine};
+use godot::classes::{Camera3D, EditorInterface};
 use godot::prelude::*;
 use ridgeline_core::mesh::patch::RenderPath as CorePath;
 use ridgeline_core::mesh::patch::select::PatchView;
@@ -136,7 +136,7 @@ impl Terrain3D {
     /// The camera the terrain is seen through: the editor's first 3D view in the editor, else
     /// the viewport's current camera.
     fn viewing_camera(&self) -> Option<Gd<Camera3D>> {
-        if Engine::singleton().is_editor_hint()
+        if crate::editor_hint::in_editor()
             && let Some(vp) = EditorInterface::singleton().get_editor_viewport_3d()
             && let Some(cam) = vp.get_camera_3d()
         {
