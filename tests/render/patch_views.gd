@@ -18,6 +18,8 @@ extends SceneTree
 ## low sun at the back of a camera looking away from the spike: the spike's shadow, and the
 ## shadows of the other ground behind the camera, fall into the view; the GPU path draws the
 ## chunks the camera does not see into the shadow map as the mesh path does).
+## Last, `far_chunks`: the terrain replaced by a 2100 m strip of 5-cell chunks, seen from above
+## its far end (chunks whose first sample is past 2048, which 16-bit floats do not hold exactly).
 ## `patches.json` records each GPU view's `Terrain3D.get_patch_info()`.
 
 const BACKGROUND := Color(1.0, 0.0, 1.0)
@@ -132,6 +134,30 @@ func _run() -> void:
 		if not await _shoot("shadow", path, [eye, ahead]):
 			return
 	sun.global_transform = sun_xform
+	# Chunks past the 2048th sample: a 2100 m strip of 5-cell chunks (odd first samples, which
+	# 16-bit floats round: the GPU path once passed first samples in instance custom data, so
+	# these chunks were drawn a sample off, with slits between them), seen from above its far end.
+	# A terrain of its own (the demo's scene reacts to its terrain's generation and follows it
+	# every frame: the scene stops processing), the demo's terrain and bodies gone.
+	main.process_mode = Node.PROCESS_MODE_DISABLED
+	main.remove_child(terrain)
+	var demo_terrain := terrain
+	for child in main.get_children():
+		if child is PhysicsBody3D:
+			child.queue_free()
+	terrain = Terrain3D.new()
+	terrain.recipe = JSON.stringify({"size": [2100, 40], "resolution": [2100, 40], "seed": 5, "chunk_cells": 5,
+		"landforms": {"hills": {"base_height": 0, "height_variation": 12, "feature_size": 30}},
+		"default_landform": "hills"})
+	root.add_child(terrain)
+	terrain.wait_for_generation()
+	for i in 4:
+		await physics_frame
+	var far := [_above(2098.0, 20.0, 30.0), _above(2040.0, 20.0, 0.0)]
+	for path in ["gpu", "mesh"]:
+		if not await _shoot("far_chunks", path, far):
+			return
+	demo_terrain.free()
 	var f := FileAccess.open(out_dir.path_join("patches.json"), FileAccess.WRITE)
 	f.store_string(JSON.stringify(report, "  "))
 	f.close()

@@ -33,13 +33,17 @@
 //! texels, which the script checks in `get_patch_info()`) and `shadow` (a low sun at the back of
 //! a camera looking away from the spike: the shadows of ground the camera does not see fall into
 //! the view — the GPU path once culled the chunks outside the camera's frustum, so they cast no
-//! shadow; `gpu_path_matches_the_mesh_path` fails on that picture).
+//! shadow; `gpu_path_matches_the_mesh_path` fails on that picture) and `far_chunks` (a 2100 m
+//! strip of 5-cell chunks seen from above its far end: the GPU path once named a chunk by its
+//! first sample in instance custom data, which the Compatibility renderer keeps as 16-bit
+//! floats, so odd first samples past 2048 were rounded and slits of background opened between
+//! chunks; `gpu_path_no_cracks` fails on that picture).
 
 use crate::water_views::{Image, Verdict};
 use anyhow::Result;
 use std::path::Path;
 
-const VIEWS: [&str; 8] = [
+const VIEWS: [&str; 9] = [
     "overview",
     "grazing",
     "stroke",
@@ -48,6 +52,7 @@ const VIEWS: [&str; 8] = [
     "wall",
     "spike",
     "shadow",
+    "far_chunks",
 ];
 
 fn is_background(p: [f32; 3]) -> bool {

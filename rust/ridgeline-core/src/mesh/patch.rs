@@ -23,6 +23,13 @@ use crate::grid::Grid;
 /// coarsen, and chunk meshes (whose levels always reach the chunk's edge) draw the terrain.
 pub const MIN_PATCH_LEVELS: usize = 3;
 
+/// The most chunks along an axis GPU patches can address: each instance names its chunk by
+/// index in instance custom data, which the Compatibility renderer keeps as 16-bit floats
+/// (whole numbers exact up to 2048). Grids never have more chunks than that
+/// ([`crate::grid::MAX_CHUNKS_PER_AXIS`]).
+pub const MAX_PATCH_CHUNKS: u32 = 2048;
+const _: () = assert!(crate::grid::MAX_CHUNKS_PER_AXIS <= MAX_PATCH_CHUNKS);
+
 /// How a terrain is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenderPath {

@@ -157,12 +157,12 @@ impl GpuPatches {
         if let Some(rid) = self.level_texture {
             material.set("ridgeline_levels", rid.to_variant());
         }
-        let cells = if self.stitch && self.level_texture.is_some() {
-            self.grid.chunk_cells() as i32
-        } else {
-            0
-        };
-        material.set("ridgeline_chunk_cells", cells.to_variant());
+        material.set(
+            "ridgeline_chunk_cells",
+            (self.grid.chunk_cells() as i32).to_variant(),
+        );
+        let stitch = self.stitch && self.level_texture.is_some();
+        material.set("ridgeline_stitch", stitch.to_variant());
     }
 
     /// Turns the skirts under patch edges and the stitching of edges between levels on or off
@@ -197,7 +197,6 @@ impl GpuPatches {
     pub fn show(&mut self, view: &PatchView) {
         select_patches(&self.grid, &self.chunks, view, &mut self.selection);
         self.drawn = self.selection.drawn();
-        let chunk_cells = self.grid.chunk_cells();
         let [nx, _] = self.grid.chunks();
         let mut rs = RenderingServer::singleton();
         // Equal lists at every level mean equal chunk levels: the level texture follows the
@@ -239,8 +238,10 @@ impl GpuPatches {
                         0.0,
                         1.0,
                         0.0,
-                        (cx * chunk_cells) as f32,
-                        (cz * chunk_cells) as f32,
+                        // Chunk indices (whole in the 16-bit floats the Compatibility
+                        // renderer keeps custom data in; the shader multiplies by chunk_cells).
+                        cx as f32,
+                        cz as f32,
                         level.step as f32,
                         skirt,
                     ]);
