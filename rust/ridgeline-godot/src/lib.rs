@@ -10,7 +10,7 @@
 //!
 //! | layer | modules |
 //! |---|---|
-//! | foundations | convert, catalog |
+//! | foundations | convert, catalog, editor_hint |
 //! | render | render |
 //! | resources | resources |
 //! | terrain | terrain |
@@ -20,6 +20,7 @@
 //!
 //! - `convert`: GDScript values to JSON, caught panics as errors, Rust enums as class enums.
 //! - `catalog`: `TerrainNodes`, the graph node catalogue from the core's registry.
+//! - `editor_hint`: whether Godot runs as the editor, asked of the engine once.
 //! - `render`: chunk meshes, collision bodies and water surfaces through the servers.
 //! - `resources`: `TerrainAsset`, its loader and saver, brush-mask reading off the main thread;
 //!   `TerrainTextureLayer`, `TerrainMaterialSet` (and its `*.material_set.json` loader), texture
