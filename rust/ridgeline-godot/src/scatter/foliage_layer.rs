@@ -10,7 +10,7 @@ use super::rule_settings::RuleSettings;
 use super::streaming::{ChunkSource, Streamer};
 use crate::terrain::Terrain3D;
 use crate::terrain::foliage::FoliageInputs;
-use godot::classes::{Engine, Node3D, Resource};
+use godot::classes::{Node3D, Resource};
 use godot::prelude::*;
 use ridgeline_core::edit::Rect;
 use ridgeline_core::scatter::chunks::ChunkIndex;
@@ -316,7 +316,7 @@ fn resolve(t: &FoliageType, settings: &VarDictionary) -> Option<Rc<RuleRender>> 
             settings: s,
         })),
         Err(e) => {
-            if !Engine::singleton().is_editor_hint() || !e.is_empty() {
+            if !crate::editor_hint::in_editor() || !e.is_empty() {
                 godot_error!(
                     "TerrainScatter: foliage type `{}`: {e}; the type is not drawn",
                     t.id

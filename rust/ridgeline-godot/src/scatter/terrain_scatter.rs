@@ -7,7 +7,7 @@ use super::streaming::{Ident, Streamer, parse_key};
 use crate::terrain::Terrain3D;
 use crate::terrain::scatter_state::ScatterView;
 use godot::builtin::math::ApproxEq;
-use godot::classes::{Engine, INode3D, Node3D, Resource};
+use godot::classes::{INode3D, Node3D, Resource};
 use godot::prelude::*;
 use ridgeline_core::scatter::palette::{Collision, RuleCategory};
 use std::collections::HashSet;
@@ -499,7 +499,7 @@ impl TerrainScatter {
                         }))
                     }
                     Err(e) => {
-                        if !Engine::singleton().is_editor_hint() || !e.is_empty() {
+                        if !crate::editor_hint::in_editor() || !e.is_empty() {
                             godot_error!("{at}: {e}; the rule is not drawn");
                         }
                         None

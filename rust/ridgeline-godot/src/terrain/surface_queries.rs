@@ -147,4 +147,11 @@ impl Terrain3D {
             })
         })
     }
+
+    /// For tests: how many tiles of the index behind [method get_surface] are current (edits
+    /// forget only the tiles whose holes, heights or water they change).
+    #[func]
+    fn _test_surface_index_tiles(&self) -> i32 {
+        self.view.surface_index_valid_tiles() as i32
+    }
 }
